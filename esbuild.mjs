@@ -1,0 +1,31 @@
+// Builds the three bundles: the desktop/remote extension (node), the web extension (browser worker)
+// and the CLI. `--watch` rebuilds on change; `--production` minifies and drops source maps.
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  external: ['vscode'],
+  logLevel: 'info',
+};
+
+const targets = [
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', target: 'es2022',
+    // The web worker has no Node built-ins; the core never needs them.
+    define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' } },
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20',
+    banner: { js: '#!/usr/bin/env node' } },
+];
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

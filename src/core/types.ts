@@ -1,0 +1,151 @@
+// The engine's data contract. Everything here is plain data so the same results serve the
+// VS Code adapters, the CLI (--json) and the LLM-facing message. No vscode import anywhere in core.
+//
+// Coordinates: every line number reported outside the engine is 1-based, inclusive, and refers to the
+// ORIGINAL document text handed to the engine (a failed batch leaves the file untouched, so that is
+// the text a user or a model sees). Offsets are UTF-16 code-unit offsets into that same text.
+
+/** The matching tiers, cheapest and strictest first. The first tier with any match decides. */
+export type Tier =
+  | 'exact'
+  | 'line-endings'
+  | 'trailing-whitespace'
+  | 'indentation'
+  | 'quotes'
+  | 'unicode'
+  | 'line-numbers'
+  | 'sanitized-tags'
+  | 'whitespace'
+  | 'fuzzy';
+
+export const TIERS: readonly Tier[] = [
+  'exact',
+  'line-endings',
+  'trailing-whitespace',
+  'indentation',
+  'quotes',
+  'unicode',
+  'line-numbers',
+  'sanitized-tags',
+  'whitespace',
+  'fuzzy',
+];
+
+/** One SEARCH/REPLACE block as parsed from the input. */
+export interface SearchReplaceBlock {
+  /** 1-based position of the block in the input. */
+  index: number;
+  /** File path named on the line before the block (or before its code fence), if any. */
+  filePath?: string;
+  /** SEARCH text, lines joined with '\n', no trailing newline. Empty string for an empty SEARCH. */
+  search: string;
+  /** REPLACE text, lines joined with '\n', no trailing newline. */
+  replace: string;
+  /** `:start_line:N` hint (1-based), if the block carried one. */
+  startLine?: number;
+  /** 1-based line of the SEARCH marker in the input text (for error messages). */
+  sourceLine: number;
+  /** True when line-number prefixes (`12 | x`, `   12\tx`) were stripped from SEARCH and REPLACE. */
+  strippedLineNumbers?: boolean;
+}
+
+/** Thrown (or returned) for malformed block input. The message names the block, the line and what was expected. */
+export interface ParseErrorInfo {
+  /** 1-based block number the error belongs to. */
+  block: number;
+  /** 1-based line in the input text. */
+  line: number;
+  /** What the parser expected there, e.g. "'=======' or '>>>>>>> REPLACE'". */
+  expected: string;
+  /** Full human/LLM-readable message. */
+  message: string;
+}
+
+export interface LineRange {
+  startLine: number;
+  endLine: number;
+}
+
+/** A place in the original document a block could apply to. */
+export interface Candidate extends LineRange {
+  /** 0..1 similarity (1 for exact or normalised occurrences). */
+  score: number;
+  /** The document's text on those lines, as it is (line endings normalised to '\n'). */
+  text: string;
+  /** Offsets into the original text covering whole lines [start, end) (end excludes the final line break). */
+  start: number;
+  end: number;
+  /** Why this candidate is special, e.g. "matched only part of line 12", "block 1 replaced these lines". */
+  note?: string;
+}
+
+export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'pending';
+export type BatchStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid';
+
+export interface BlockOutcome {
+  /** 1-based block index (SearchReplaceBlock.index). */
+  index: number;
+  /**
+   * applied: placed (and in the content when the batch applied).
+   * not_found / ambiguous: this block stopped the batch.
+   * invalid: the block itself is unusable (e.g. empty SEARCH on a non-empty file).
+   * pending: this block matched but the batch did not apply because another block failed.
+   */
+  status: BlockStatus;
+  /** The tier that decided (for placed blocks, and for ambiguous ones). */
+  tier?: Tier;
+  /** Where it was placed (original coordinates), when placed. */
+  range?: LineRange;
+  /** Score of the placement (1 for non-fuzzy tiers). */
+  score?: number;
+  /** When not placed: ranked candidates (best first), or for ambiguous every occurrence in file order. */
+  candidates: Candidate[];
+  /** Extra explanation: normalisations applied, partial-line match, stale anchor, truncated fuzzy search. */
+  notes: string[];
+  /** The fuzzy scan stopped at its work cap; candidates may not be the global best. */
+  truncated?: boolean;
+}
+
+/** A replacement against the ORIGINAL text. Edits are sorted and never overlap. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+export interface ApplyResult {
+  status: BatchStatus;
+  /** The new document text; present when status is 'applied'. */
+  content?: string;
+  /** Minimal non-overlapping edits turning the original text into content; empty unless applied. */
+  edits: TextEdit[];
+  blocks: BlockOutcome[];
+  /** The single LLM-facing message (see message.ts). */
+  message: string;
+}
+
+export interface ApplyOptions {
+  /** Name used in messages (a workspace-relative path). Default "the file". */
+  fileName?: string;
+  /** Language of the document, e.g. 'markdown' keeps trailing whitespace in REPLACE. */
+  languageId?: string;
+  /** A line hint (1-based) for every block without its own :start_line:. Picks one of several occurrences. */
+  lineHint?: number;
+  /** How far (in lines) a hint may be from an occurrence's first line and still pick it. Default 20. */
+  lineHintWindow?: number;
+  /** Fuzzy candidates to return. Default 3. */
+  maxCandidates?: number;
+  /** Lowest fuzzy score shown as a candidate. Default 0.5. */
+  minScore?: number;
+  /** Opt-in: apply a unique fuzzy candidate scoring at least this, leading the next by a clear margin. */
+  fuzzyApply?: number;
+  /** Apply unique matches from normalising tiers 2..9 (default true). When false they are offered as candidates. */
+  autoApplyNormalized?: boolean;
+  /** Keep the file's quote characters in changed lines (default true). */
+  preserveQuoteStyle?: boolean;
+  /**
+   * User choices for blocks that did not place themselves: block index -> line range in ORIGINAL
+   * coordinates (usually one of that block's candidates). The block's REPLACE goes there.
+   */
+  choices?: Record<number, LineRange>;
+}
