@@ -1,0 +1,110 @@
+// The words the @apply participant shows for an engine outcome. Kept free of the vscode module so the
+// wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
+
+import type { BlockOutcome, Candidate, LineRange, Tier } from '../../core/types';
+
+const TIER_PHRASES: Record<Tier, string> = {
+  'exact': 'exactly',
+  'line-endings': 'after normalising line endings',
+  'trailing-whitespace': 'after ignoring trailing whitespace',
+  'indentation': 'after normalising indentation',
+  'quotes': 'after normalising quotes',
+  'unicode': 'after normalising unicode punctuation',
+  'line-numbers': 'after stripping line-number prefixes',
+  'sanitized-tags': 'after restoring sanitised tags',
+  'whitespace': 'after ignoring whitespace between tokens',
+  'fuzzy': 'by fuzzy matching',
+};
+
+/** "exactly", "after normalising indentation", ... */
+export function tierPhrase(tier: Tier): string {
+  return TIER_PHRASES[tier];
+}
+
+/** "line 7" or "lines 142-148". */
+export function linesLabel(range: LineRange): string {
+  return range.startLine === range.endLine ? `line ${range.startLine}` : `lines ${range.startLine}-${range.endLine}`;
+}
+
+/** A similarity as a whole percentage; never rounds a non-perfect score up to 100%. */
+export function percent(score: number): string {
+  const value = score >= 1 ? 100 : Math.min(99, Math.round(score * 100));
+  return `${value}%`;
+}
+
+/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148". */
+export function outcomeLine(outcome: BlockOutcome): string {
+  switch (outcome.status) {
+    case 'applied':
+    case 'pending': {
+      const where = outcome.range ? ` at ${linesLabel(outcome.range)}` : '';
+      const tier = outcome.tier ?? 'exact';
+      const how = tier === 'fuzzy' && outcome.score !== undefined
+        ? `by fuzzy matching (${percent(outcome.score)})`
+        : tierPhrase(tier);
+      return `matched ${how}${where}`;
+    }
+    case 'ambiguous': {
+      const how = outcome.tier && outcome.tier !== 'exact' ? ` (${tierPhrase(outcome.tier)})` : '';
+      const places = outcome.candidates.map((c) => `${c.startLine}-${c.endLine}`).join(', ');
+      return `ambiguous: ${outcome.candidates.length} matches${how} at lines ${places}`;
+    }
+    case 'not_found': {
+      const best = outcome.candidates[0];
+      if (!best) return 'not found, nothing similar in the file';
+      return `not found, best ${percent(best.score)} at ${linesLabel(best)}`;
+    }
+    case 'invalid':
+      return `invalid: ${outcome.notes[0] ?? 'this block cannot be applied'}`;
+  }
+}
+
+/** True when the block found exactly one place (applied in the dry run, or waiting on another block). */
+export function isUnique(outcome: BlockOutcome): boolean {
+  return (outcome.status === 'applied' || outcome.status === 'pending') && outcome.range !== undefined;
+}
+
+/** Button label for choosing one candidate: "Apply here (92%, lines 142-148)" or "Apply here (2 of 3, lines 10-12)". */
+export function candidateButtonLabel(outcome: BlockOutcome, candidate: Candidate, position: number): string {
+  if (outcome.status === 'ambiguous') {
+    return `Apply here (${position + 1} of ${outcome.candidates.length}, ${linesLabel(candidate)})`;
+  }
+  return `Apply here (${percent(candidate.score)}, ${linesLabel(candidate)})`;
+}
+
+/** Summary line for a whole batch of blocks. */
+export function batchLine(outcomes: readonly BlockOutcome[]): string {
+  const unique = outcomes.filter(isUnique).length;
+  const total = outcomes.length;
+  if (total === 1) return unique === 1 ? 'The block matches one place.' : 'The block needs your choice before it can apply.';
+  if (unique === total) return `All ${total} blocks match one place each.`;
+  return `${unique} of ${total} blocks match one place; the others need your choice.`;
+}
+
+export const HELP_MARKDOWN = [
+  '**@apply** matches SEARCH/REPLACE blocks against the open file (unsaved changes included) and applies them as one undoable edit. No language model is involved.',
+  '',
+  'Give the blocks in your message, attach a file or selection that holds them (`#file`), or type `/clipboard` to use the clipboard. A block is:',
+  '',
+  '````text',
+  'src/greeting.ts',
+  '```ts',
+  '<<<<<<< SEARCH',
+  'export function greet(name: string) {',
+  '  return "Hello " + name;',
+  '}',
+  '=======',
+  'export function greet(name: string) {',
+  '  return `Hello, ${name}!`;',
+  '}',
+  '>>>>>>> REPLACE',
+  '```',
+  '````',
+  '',
+  '- The line before the block (or before its code fence) may name the file; otherwise the block goes to an attached file, or to the active editor.',
+  '- SEARCH holds whole lines copied from the file. Indentation, trailing spaces, quotes, line endings and spacing may differ: the match tolerates them and says which normalisation it used.',
+  '- An optional `:start_line:42` line right after `<<<<<<< SEARCH` picks one of several occurrences.',
+  '- Cline\'s `------- SEARCH` / `=======` / `+++++++ REPLACE` markers work too; an empty SEARCH fills an empty file.',
+  '',
+  'For each block you get the outcome, a link to the place, and buttons: **Apply** for a unique match, **Apply here (92%, lines 142-148)** for each near miss or each place of an ambiguous block, **Preview** for a diff, and **Apply all** for a batch. A button re-checks the live file before it edits: if the text moved or changed, it shows the new situation instead.',
+].join('\n');
