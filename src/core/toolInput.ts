@@ -1,0 +1,299 @@
+// Validation of the language model tool's input. VS Code does not enforce a tool's inputSchema when
+// another extension calls lm.invokeTool, and models get field names and types wrong, so every problem
+// becomes a message that names the field, what was expected and what arrived: the model reads it and
+// retries. Pure (no vscode, no Node): the extension adapter only resolves the path to a document.
+
+import { BlockParseError, parseBlocks } from './parser';
+import type { SearchReplaceBlock } from './types';
+
+export const APPLY_TOOL_NAME = 'resilient-apply_applyBlocks';
+
+/** One block as the tool's JSON input carries it. */
+export interface ToolBlockInput {
+  search: string;
+  replace: string;
+  startLine?: number;
+}
+
+/** The tool's input: blocks as JSON, or `text` holding blocks in the marker format. */
+export interface ApplyBlocksToolInput {
+  filePath: string;
+  blocks?: ToolBlockInput[];
+  text?: string;
+}
+
+export type ToolInputCheck =
+  | { ok: true; filePath: string; blocks: SearchReplaceBlock[] }
+  | { ok: false; message: string };
+
+const TOP_LEVEL_KEYS = ['filePath', 'blocks', 'text'];
+const BLOCK_KEYS = ['search', 'replace', 'startLine'];
+// Names models commonly use instead of ours; a hint turns "missing" into an obvious fix.
+const FILE_PATH_ALIASES = ['path', 'file', 'filepath', 'file_path', 'fileName', 'filename', 'uri'];
+const BLOCK_KEY_ALIASES: Record<string, string> = {
+  old: 'search', oldText: 'search', old_string: 'search', oldString: 'search', find: 'search', original: 'search',
+  new: 'replace', newText: 'replace', new_string: 'replace', newString: 'replace', replacement: 'replace', updated: 'replace',
+  start_line: 'startLine', line: 'startLine', lineNumber: 'startLine', startline: 'startLine',
+};
+const MAX_REPORTED_PROBLEMS = 10;
+
+export const EXPECTED_SHAPE =
+  'Expected {"filePath": "src/app.ts", "blocks": [{"search": "<exact lines to find>", "replace": "<new lines>", "startLine": 12}]} ' +
+  '(startLine optional) or {"filePath": "src/app.ts", "text": "<<<<<<< SEARCH\\n<exact lines to find>\\n=======\\n<new lines>\\n>>>>>>> REPLACE"}.';
+
+/** Checks the raw tool input and turns it into engine blocks, or into one message listing every problem. */
+export function checkToolInput(input: unknown): ToolInputCheck {
+  const problems: string[] = [];
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return fail([`the input must be a JSON object, got ${describe(input)}`]);
+  }
+  const record = input as Record<string, unknown>;
+
+  for (const key of Object.keys(record)) {
+    if (TOP_LEVEL_KEYS.includes(key)) continue;
+    if (FILE_PATH_ALIASES.includes(key)) problems.push(`unknown field "${key}": the file goes in "filePath"`);
+    else if (key === 'blocks_text' || key === 'content' || key === 'diff' || key === 'edits') {
+      problems.push(`unknown field "${key}": put blocks in "blocks" (JSON) or "text" (marker format)`);
+    } else problems.push(`unknown field "${key}" (allowed: filePath, blocks, text)`);
+  }
+
+  const filePath = record.filePath;
+  let checkedPath: string | undefined;
+  if (filePath === undefined) problems.push('"filePath" is missing: expected a workspace-relative path such as "src/app.ts"');
+  else if (typeof filePath !== 'string') problems.push(`"filePath" must be a string, got ${describe(filePath)}`);
+  else if (filePath.trim() === '') problems.push('"filePath" is empty: expected a workspace-relative path such as "src/app.ts"');
+  else if (filePath.includes('\0')) problems.push('"filePath" contains a NUL character');
+  else checkedPath = filePath.trim();
+
+  const hasBlocks = record.blocks !== undefined;
+  const hasText = record.text !== undefined;
+  let blocks: SearchReplaceBlock[] | undefined;
+  if (hasBlocks && hasText) {
+    problems.push('give either "blocks" or "text", not both');
+  } else if (!hasBlocks && !hasText) {
+    problems.push('neither "blocks" nor "text" is present: give one of them');
+  } else if (hasBlocks) {
+    blocks = checkBlockArray(record.blocks, problems);
+  } else {
+    blocks = checkText(record.text, problems);
+  }
+
+  if (problems.length > 0 || checkedPath === undefined || blocks === undefined) return fail(problems);
+  return { ok: true, filePath: checkedPath, blocks };
+}
+
+function checkBlockArray(value: unknown, problems: string[]): SearchReplaceBlock[] | undefined {
+  if (!Array.isArray(value)) {
+    problems.push(`"blocks" must be an array of {search, replace, startLine?} objects, got ${describe(value)}`);
+    return undefined;
+  }
+  if (value.length === 0) {
+    problems.push('"blocks" is empty: give at least one {search, replace} object');
+    return undefined;
+  }
+  const blocks: SearchReplaceBlock[] = [];
+  const before = problems.length;
+  value.forEach((item, i) => {
+    const where = `blocks[${i}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      problems.push(`${where} must be an object {search, replace, startLine?}, got ${describe(item)}`);
+      return;
+    }
+    const entry = item as Record<string, unknown>;
+    for (const key of Object.keys(entry)) {
+      if (BLOCK_KEYS.includes(key)) continue;
+      const meant = BLOCK_KEY_ALIASES[key];
+      problems.push(meant
+        ? `${where} has unknown field "${key}": did you mean "${meant}"?`
+        : `${where} has unknown field "${key}" (allowed: search, replace, startLine)`);
+    }
+    const search = checkString(entry.search, `${where}.search`, problems);
+    const replace = checkString(entry.replace, `${where}.replace`, problems);
+    let startLine: number | undefined;
+    if (entry.startLine !== undefined && entry.startLine !== null) {
+      if (typeof entry.startLine !== 'number' || !Number.isInteger(entry.startLine) || entry.startLine < 1) {
+        problems.push(`${where}.startLine must be a positive integer (the 1-based line where SEARCH starts), got ${describe(entry.startLine)}`);
+      } else {
+        startLine = entry.startLine;
+      }
+    }
+    if (search === undefined || replace === undefined) return;
+    const block: SearchReplaceBlock = {
+      index: i + 1,
+      search: asBlockLines(search),
+      replace: asBlockLines(replace),
+      sourceLine: i + 1,
+    };
+    if (startLine !== undefined) block.startLine = startLine;
+    blocks.push(block);
+  });
+  return problems.length === before ? blocks : undefined;
+}
+
+function checkString(value: unknown, where: string, problems: string[]): string | undefined {
+  if (value === undefined) {
+    problems.push(`${where} is missing: expected a string`);
+    return undefined;
+  }
+  if (typeof value !== 'string') {
+    problems.push(`${where} must be a string, got ${describe(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+function checkText(value: unknown, problems: string[]): SearchReplaceBlock[] | undefined {
+  if (typeof value !== 'string') {
+    problems.push(`"text" must be a string holding SEARCH/REPLACE blocks, got ${describe(value)}`);
+    return undefined;
+  }
+  let blocks: SearchReplaceBlock[];
+  try {
+    blocks = parseBlocks(value);
+  } catch (err) {
+    if (err instanceof BlockParseError) {
+      problems.push(`"text" is malformed: ${err.message}`);
+      return undefined;
+    }
+    throw err;
+  }
+  if (blocks.length === 0) {
+    problems.push('"text" holds no SEARCH/REPLACE blocks (each block is "<<<<<<< SEARCH", the lines to find, "=======", the new lines, ">>>>>>> REPLACE")');
+    return undefined;
+  }
+  return blocks;
+}
+
+/**
+ * JSON strings carry whole lines: CRLF becomes LF and one final line break is dropped, which is what the
+ * marker format's "lines between the markers" means (the engine restores the file's own line endings).
+ */
+export function asBlockLines(text: string): string {
+  const lf = text.replace(/\r\n?/g, '\n');
+  return lf.endsWith('\n') ? lf.slice(0, -1) : lf;
+}
+
+function fail(problems: string[]): ToolInputCheck {
+  const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
+  const more = problems.length - shown.length;
+  const lines = [
+    `Invalid input for ${APPLY_TOOL_NAME}; nothing was applied.`,
+    ...shown.map((p) => `- ${p}`),
+  ];
+  if (more > 0) lines.push(`- ...and ${more} more`);
+  lines.push(EXPECTED_SHAPE);
+  return { ok: false, message: lines.join('\n') };
+}
+
+/** A short, model-readable description of a JSON value's type (and the value when it is small). */
+export function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  switch (typeof value) {
+    case 'string': return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
+    case 'number': return `a number (${value})`;
+    case 'boolean': return `a boolean (${value})`;
+    case 'object': return 'an object';
+    default: return typeof value;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Path resolution against the workspace, on URI paths (posix, '/'-separated; a Windows drive is
+// "/c:/..."), so it works for file, remote and virtual workspaces alike.
+
+export interface WorkspaceFolderPath {
+  /** The folder URI's path component, e.g. "/home/me/project" or "/c:/Users/me/project". */
+  path: string;
+  /** The folder's name (used to recognise "name/sub/file" in multi-root workspaces). */
+  name: string;
+}
+
+export type PathResolution =
+  | { ok: true; folderIndex: number; relativePath: string }
+  | { ok: false; message: string };
+
+/**
+ * Resolves a model-given path: relative paths against the first workspace folder (or the folder whose
+ * name is the first segment, in a multi-root workspace), absolute paths and file: URIs only inside a
+ * workspace folder. Never lets ".." climb out of the folder.
+ */
+export function resolveWorkspacePath(filePath: string, folders: readonly WorkspaceFolderPath[]): PathResolution {
+  if (folders.length === 0) {
+    return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} cannot be resolved: no workspace folder is open.` };
+  }
+  let raw = filePath.trim();
+  if (/^file:\/\//i.test(raw)) {
+    try {
+      raw = decodeURIComponent(raw.replace(/^file:\/\/[^/]*/i, ''));
+    } catch {
+      return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} is not a valid file URI.` };
+    }
+  }
+  raw = raw.replace(/\\/g, '/');
+  // Windows drive paths ("C:/x") become URI paths ("/c:/x").
+  if (/^[a-zA-Z]:\//.test(raw)) raw = '/' + raw;
+  const folderList = folders.map((f) => f.path.replace(/\/+$/, '')).join(', ');
+
+  if (raw.startsWith('/')) {
+    const absolute = normalizeSegments(raw.split('/'));
+    if (absolute === undefined) return outside(filePath, folderList);
+    for (let i = 0; i < folders.length; i++) {
+      const base = normalizeSegments(folders[i].path.split('/'));
+      if (base === undefined) continue;
+      if (isPrefix(base, absolute)) {
+        const rest = absolute.slice(base.length);
+        if (rest.length === 0) return isFolder(filePath);
+        return { ok: true, folderIndex: i, relativePath: rest.join('/') };
+      }
+    }
+    return outside(filePath, folderList);
+  }
+
+  const segments = normalizeSegments(raw.split('/'));
+  if (segments === undefined) return outside(filePath, folderList);
+  if (segments.length === 0) return isFolder(filePath);
+  if (folders.length > 1 && segments.length > 1) {
+    const named = folders.findIndex((f) => f.name === segments[0]);
+    if (named >= 0) return { ok: true, folderIndex: named, relativePath: segments.slice(1).join('/') };
+  }
+  return { ok: true, folderIndex: 0, relativePath: segments.join('/') };
+}
+
+/** Drops "." and empty segments and applies ".."; undefined when ".." climbs above the start. */
+function normalizeSegments(parts: string[]): string[] | undefined {
+  const out: string[] = [];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else {
+      out.push(part);
+    }
+  }
+  return out;
+}
+
+function isPrefix(base: string[], full: string[]): boolean {
+  if (base.length > full.length) return false;
+  return base.every((segment, i) => sameSegment(segment, full[i], i === 0));
+}
+
+function sameSegment(a: string, b: string, first: boolean): boolean {
+  // Drive letters compare case-insensitively ("/C:/" and "/c:/" are the same drive).
+  if (first && /^[a-zA-Z]:$/.test(a)) return a.toLowerCase() === b.toLowerCase();
+  return a === b;
+}
+
+function outside(filePath: string, folderList: string): PathResolution {
+  return {
+    ok: false,
+    message: `"filePath" ${JSON.stringify(filePath)} is outside the workspace (${folderList}); give a path relative to the workspace folder, such as "src/app.ts".`,
+  };
+}
+
+function isFolder(filePath: string): PathResolution {
+  return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} names the workspace folder itself; give a file path such as "src/app.ts".` };
+}

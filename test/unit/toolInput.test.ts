@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { checkToolInput, resolveWorkspacePath, asBlockLines } from '../../src/core/toolInput';
+
+function problems(input: unknown): string {
+  const result = checkToolInput(input);
+  assert.equal(result.ok, false, `expected a rejection for ${JSON.stringify(input)}`);
+  return result.ok ? '' : result.message;
+}
+
+test('accepts JSON blocks and turns them into engine blocks', () => {
+  const result = checkToolInput({
+    filePath: ' src/app.ts ',
+    blocks: [
+      { search: 'a\r\nb\r\n', replace: 'c\n', startLine: 4 },
+      { search: '', replace: 'new' },
+    ],
+  });
+  assert.ok(result.ok);
+  assert.equal(result.filePath, 'src/app.ts');
+  assert.deepEqual(result.blocks, [
+    { index: 1, search: 'a\nb', replace: 'c', startLine: 4, sourceLine: 1 },
+    { index: 2, search: '', replace: 'new', sourceLine: 2 },
+  ]);
+});
+
+test('accepts marker text and parses it', () => {
+  const result = checkToolInput({
+    filePath: 'x.py',
+    text: '<<<<<<< SEARCH\nold = 1\n=======\nnew = 2\n>>>>>>> REPLACE\n',
+  });
+  assert.ok(result.ok);
+  assert.equal(result.blocks.length, 1);
+  assert.equal(result.blocks[0].search, 'old = 1');
+  assert.equal(result.blocks[0].replace, 'new = 2');
+});
+
+test('rejects a non-object input', () => {
+  for (const input of [null, 'text', 3, [1]]) {
+    const message = problems(input);
+    assert.match(message, /must be a JSON object/);
+    assert.match(message, /nothing was applied/);
+  }
+});
+
+test('names a missing or mistyped filePath and hints at the right field', () => {
+  assert.match(problems({ blocks: [{ search: 'a', replace: 'b' }] }), /"filePath" is missing/);
+  assert.match(problems({ filePath: 7, text: 'x' }), /"filePath" must be a string, got a number \(7\)/);
+  assert.match(problems({ filePath: '  ', blocks: [{ search: 'a', replace: 'b' }] }), /"filePath" is empty/);
+  const aliased = problems({ path: 'src/a.ts', blocks: [{ search: 'a', replace: 'b' }] });
+  assert.match(aliased, /unknown field "path": the file goes in "filePath"/);
+  assert.match(aliased, /"filePath" is missing/);
+});
+
+test('requires exactly one of blocks and text', () => {
+  assert.match(problems({ filePath: 'a', blocks: [{ search: 'a', replace: 'b' }], text: 'x' }), /either "blocks" or "text", not both/);
+  assert.match(problems({ filePath: 'a' }), /neither "blocks" nor "text"/);
+});
+
+test('checks every block field and reports all problems at once', () => {
+  const message = problems({
+    filePath: 'a.ts',
+    blocks: [
+      { search: 1, replace: 'x' },
+      { search: 'a' },
+      'not a block',
+      { search: 'a', replace: 'b', startLine: 0 },
+      { search: 'a', replace: 'b', startLine: 2.5 },
+      { search: 'a', replace: 'b', startLine: '3' },
+      { old_string: 'a', new_string: 'b' },
+    ],
+  });
+  assert.match(message, /blocks\[0\]\.search must be a string, got a number \(1\)/);
+  assert.match(message, /blocks\[1\]\.replace is missing: expected a string/);
+  assert.match(message, /blocks\[2\] must be an object/);
+  assert.match(message, /blocks\[3\]\.startLine must be a positive integer .* got a number \(0\)/);
+  assert.match(message, /blocks\[4\]\.startLine must be a positive integer .* got a number \(2\.5\)/);
+  assert.match(message, /blocks\[5\]\.startLine must be a positive integer .* got a string \("3"\)/);
+  assert.match(message, /blocks\[6\] has unknown field "old_string": did you mean "search"\?/);
+  assert.match(message, /blocks\[6\] has unknown field "new_string": did you mean "replace"\?/);
+  assert.match(message, /Expected \{"filePath"/);
+});
+
+test('rejects an empty or non-array blocks value', () => {
+  assert.match(problems({ filePath: 'a', blocks: [] }), /"blocks" is empty/);
+  assert.match(problems({ filePath: 'a', blocks: { search: 'a', replace: 'b' } }), /"blocks" must be an array .* got an object/);
+});
+
+test('reports malformed marker text with the parser message and text without blocks', () => {
+  const malformed = problems({ filePath: 'a', text: '<<<<<<< SEARCH\nold\n>>>>>>> REPLACE\n' });
+  assert.match(malformed, /"text" is malformed: /);
+  assert.match(malformed, /block 1/i);
+  assert.match(problems({ filePath: 'a', text: 'just prose' }), /"text" holds no SEARCH\/REPLACE blocks/);
+  assert.match(problems({ filePath: 'a', text: 42 }), /"text" must be a string/);
+});
+
+test('asBlockLines drops exactly one final line break', () => {
+  assert.equal(asBlockLines('a\n\n'), 'a\n');
+  assert.equal(asBlockLines('a\r\n'), 'a');
+  assert.equal(asBlockLines('a'), 'a');
+});
+
+const folders = [{ path: '/home/me/project', name: 'project' }];
+
+test('resolves relative paths against the first workspace folder', () => {
+  assert.deepEqual(resolveWorkspacePath('src/app.ts', folders), { ok: true, folderIndex: 0, relativePath: 'src/app.ts' });
+  assert.deepEqual(resolveWorkspacePath('./src//app.ts', folders), { ok: true, folderIndex: 0, relativePath: 'src/app.ts' });
+  assert.deepEqual(resolveWorkspacePath('src\\lib\\..\\app.ts', folders), { ok: true, folderIndex: 0, relativePath: 'src/app.ts' });
+});
+
+test('accepts absolute paths and file URIs inside the workspace', () => {
+  assert.deepEqual(resolveWorkspacePath('/home/me/project/src/app.ts', folders), { ok: true, folderIndex: 0, relativePath: 'src/app.ts' });
+  assert.deepEqual(resolveWorkspacePath('file:///home/me/project/a%20b.ts', folders), { ok: true, folderIndex: 0, relativePath: 'a b.ts' });
+  const windows = [{ path: '/c:/Users/me/project', name: 'project' }];
+  assert.deepEqual(resolveWorkspacePath('C:\\Users\\me\\project\\src\\x.ts', windows), { ok: true, folderIndex: 0, relativePath: 'src/x.ts' });
+});
+
+test('refuses paths outside the workspace, climbing out, or naming the folder', () => {
+  for (const path of ['/etc/passwd', '../secret.txt', 'src/../../x', '/home/me/projectile/a.ts']) {
+    const result = resolveWorkspacePath(path, folders);
+    assert.equal(result.ok, false, path);
+    if (!result.ok) assert.match(result.message, /outside the workspace \(\/home\/me\/project\)/);
+  }
+  const folder = resolveWorkspacePath('/home/me/project/', folders);
+  assert.ok(!folder.ok && /names the workspace folder itself/.test(folder.message));
+  const none = resolveWorkspacePath('a.ts', []);
+  assert.ok(!none.ok && /no workspace folder is open/.test(none.message));
+});
+
+test('picks the named folder in a multi-root workspace', () => {
+  const two = [{ path: '/w/api', name: 'api' }, { path: '/w/web', name: 'web' }];
+  assert.deepEqual(resolveWorkspacePath('web/src/x.ts', two), { ok: true, folderIndex: 1, relativePath: 'src/x.ts' });
+  assert.deepEqual(resolveWorkspacePath('src/x.ts', two), { ok: true, folderIndex: 0, relativePath: 'src/x.ts' });
+  assert.deepEqual(resolveWorkspacePath('/w/web/x.ts', two), { ok: true, folderIndex: 1, relativePath: 'x.ts' });
+});
