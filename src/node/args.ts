@@ -1,0 +1,173 @@
+// Command-line parsing for `resilient-apply`. Kept strict: an unknown or malformed flag is a usage
+// error (exit 3), never silently ignored, because other tools drive this CLI.
+
+export const USAGE = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--fuzzy-apply <score>]
+                             [--line-hint <n>] [--max-candidates <k>]
+       resilient-apply --help | --version
+
+Applies SEARCH/REPLACE blocks (aider "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" or Cline
+"------- SEARCH / ======= / +++++++ REPLACE") to <file>. Either every block applies or none does.
+Exact matches apply; unique matches after a normalisation (line endings, trailing whitespace,
+indentation, quotes, unicode punctuation, line numbers, sanitised tags, whitespace between tokens)
+apply and say so; fuzzy matches are only reported unless --fuzzy-apply is given.
+
+Options:
+  --blocks <path>|-      Read the blocks from <path>; '-' or no --blocks reads stdin.
+  --json                 Print one JSON object:
+                           {status, file, content, message, blocks: [{index, status, tier,
+                            range: {startLine, endLine}, score, candidates: [{startLine, endLine,
+                            score, text}]}]}
+                         status: applied | not_found | ambiguous | invalid. "content" only with
+                         --dry-run when applied; "range" for placed blocks, "candidates" for the
+                         others (best first; for ambiguous blocks every occurrence in file order).
+                         A block that matched while another block failed has status "pending".
+                         Line numbers are 1-based and inclusive.
+  --dry-run              Do not write <file>; report what would happen.
+  --fuzzy-apply <score>  Also apply a unique fuzzy match scoring at least <score> (0..1) that
+                         leads the next candidate by a clear margin. Off by default.
+  --line-hint <n>        1-based line near the intended place: picks one of several occurrences.
+  --max-candidates <k>   Number of near-miss candidates to report (default 3).
+  -h, --help             Show this help.
+  --version              Print the version.
+
+The file is written atomically (temp file + rename) keeping its UTF-8 BOM, line endings and mode.
+A missing <file> is created when the first block's SEARCH is empty. Blocks naming another file
+than <file> are refused.
+
+Exit codes:
+  0  applied (with --dry-run: would apply)
+  1  not found: a SEARCH matched nowhere; the message lists the closest candidates
+  2  ambiguous: a SEARCH matched several places; the message lists every occurrence
+  3  invalid input: bad flags, malformed blocks, missing or non-text file, block for another file
+`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface ApplyArgs {
+  command: 'apply';
+  file: string;
+  /** Path of the blocks file; undefined or '-' means stdin. */
+  blocks?: string;
+  json: boolean;
+  dryRun: boolean;
+  fuzzyApply?: number;
+  lineHint?: number;
+  maxCandidates?: number;
+}
+
+export type CliArgs = ApplyArgs | { command: 'help' } | { command: 'version' };
+
+const VALUE_FLAGS = new Set(['--blocks', '--fuzzy-apply', '--line-hint', '--max-candidates']);
+const BOOLEAN_FLAGS = new Set(['--json', '--dry-run']);
+
+export function parseArgs(argv: readonly string[]): CliArgs {
+  if (argv.some((a) => a === '--help' || a === '-h') || argv[0] === 'help') {
+    return { command: 'help' };
+  }
+  if (argv.includes('--version')) {
+    return { command: 'version' };
+  }
+  if (argv.length === 0) {
+    throw new UsageError('missing command: expected "apply <file>"');
+  }
+  if (argv[0] !== 'apply') {
+    throw new UsageError(argv[0].startsWith('-')
+      ? `expected the command "apply" before ${argv[0]}`
+      : `unknown command "${argv[0]}": expected "apply"`);
+  }
+
+  const positional: string[] = [];
+  const values = new Map<string, string>();
+  const booleans = new Set<string>();
+  let onlyPositional = false;
+  for (let k = 1; k < argv.length; k++) {
+    const arg = argv[k];
+    if (onlyPositional || !arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    if (arg === '--') {
+      onlyPositional = true;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (BOOLEAN_FLAGS.has(name)) {
+      if (eq > 0) {
+        throw new UsageError(`${name} takes no value`);
+      }
+      booleans.add(name);
+    } else if (VALUE_FLAGS.has(name)) {
+      let value: string | undefined;
+      if (eq > 0) {
+        value = arg.slice(eq + 1);
+      } else {
+        value = argv[k + 1];
+        // '-' is a value (stdin); other dash-words are the next flag, so the value is missing.
+        if (value === undefined || (value.startsWith('--') && value !== '-')) {
+          throw new UsageError(`${name} needs a value`);
+        }
+        k++;
+      }
+      if (values.has(name)) {
+        throw new UsageError(`${name} given twice`);
+      }
+      values.set(name, value);
+    } else {
+      throw new UsageError(`unknown option ${name}`);
+    }
+  }
+
+  if (positional.length === 0) {
+    throw new UsageError('missing <file>: expected "apply <file>"');
+  }
+  if (positional.length > 1) {
+    throw new UsageError(`expected one <file>, got ${positional.length}: ${positional.join(' ')}`);
+  }
+  if (positional[0] === '-') {
+    throw new UsageError('<file> must be a path (stdin is for the blocks)');
+  }
+
+  const args: ApplyArgs = {
+    command: 'apply',
+    file: positional[0],
+    json: booleans.has('--json'),
+    dryRun: booleans.has('--dry-run'),
+  };
+  const blocks = values.get('--blocks');
+  if (blocks !== undefined) {
+    if (blocks === '') {
+      throw new UsageError('--blocks needs a path or -');
+    }
+    args.blocks = blocks;
+  }
+  const fuzzy = values.get('--fuzzy-apply');
+  if (fuzzy !== undefined) {
+    const score = Number(fuzzy);
+    if (fuzzy.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1) {
+      throw new UsageError(`--fuzzy-apply must be a score between 0 and 1, got "${fuzzy}"`);
+    }
+    args.fuzzyApply = score;
+  }
+  const hint = values.get('--line-hint');
+  if (hint !== undefined) {
+    args.lineHint = positiveInteger('--line-hint', hint);
+  }
+  const max = values.get('--max-candidates');
+  if (max !== undefined) {
+    args.maxCandidates = positiveInteger('--max-candidates', max);
+  }
+  return args;
+}
+
+function positiveInteger(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,96 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { parseArgs, UsageError } from '../../src/node/args';
+import { languageIdFor, namesFile } from '../../src/node/paths';
+
+function usageError(argv: string[]): string {
+  try {
+    parseArgs(argv);
+  } catch (error) {
+    assert.ok(error instanceof UsageError, `expected UsageError, got ${String(error)}`);
+    return error.message;
+  }
+  assert.fail(`expected a usage error for ${argv.join(' ')}`);
+}
+
+describe('parseArgs', () => {
+  test('apply with every option, in both --flag value and --flag=value forms', () => {
+    assert.deepEqual(
+      parseArgs(['apply', 'src/a.ts', '--blocks', 'b.txt', '--json', '--dry-run', '--fuzzy-apply', '0.9', '--line-hint=12', '--max-candidates', '5']),
+      { command: 'apply', file: 'src/a.ts', blocks: 'b.txt', json: true, dryRun: true, fuzzyApply: 0.9, lineHint: 12, maxCandidates: 5 },
+    );
+  });
+
+  test('options may come before the file; --blocks - means stdin', () => {
+    assert.deepEqual(parseArgs(['apply', '--blocks', '-', 'a.ts']), { command: 'apply', file: 'a.ts', blocks: '-', json: false, dryRun: false });
+    assert.deepEqual(parseArgs(['apply', 'a.ts']), { command: 'apply', file: 'a.ts', json: false, dryRun: false });
+  });
+
+  test('-- ends the options (a file named like a flag)', () => {
+    assert.equal((parseArgs(['apply', '--', '--weird.ts']) as { file: string }).file, '--weird.ts');
+  });
+
+  test('help and version', () => {
+    for (const argv of [['--help'], ['-h'], ['help'], ['apply', 'x', '--help']]) {
+      assert.deepEqual(parseArgs(argv), { command: 'help' });
+    }
+    assert.deepEqual(parseArgs(['--version']), { command: 'version' });
+  });
+
+  test('usage errors', () => {
+    assert.match(usageError([]), /missing command/);
+    assert.match(usageError(['patch', 'a.ts']), /unknown command "patch"/);
+    assert.match(usageError(['apply']), /missing <file>/);
+    assert.match(usageError(['apply', 'a.ts', 'b.ts']), /expected one <file>, got 2/);
+    assert.match(usageError(['apply', 'a.ts', '--force']), /unknown option --force/);
+    assert.match(usageError(['apply', 'a.ts', '--blocks']), /--blocks needs a value/);
+    assert.match(usageError(['apply', 'a.ts', '--blocks', '--json']), /--blocks needs a value/);
+    assert.match(usageError(['apply', 'a.ts', '--json=1']), /--json takes no value/);
+    assert.match(usageError(['apply', 'a.ts', '--line-hint', '3', '--line-hint', '4']), /given twice/);
+  });
+
+  test('--fuzzy-apply must be within 0..1', () => {
+    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '0']) as { fuzzyApply: number }).fuzzyApply, 0);
+    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '1']) as { fuzzyApply: number }).fuzzyApply, 1);
+    for (const bad of ['1.5', '-0.1', 'high', '', 'NaN', 'Infinity']) {
+      assert.match(usageError(['apply', 'a', `--fuzzy-apply=${bad}`]), /--fuzzy-apply must be a score between 0 and 1/, bad);
+    }
+  });
+
+  test('--line-hint and --max-candidates must be positive integers', () => {
+    for (const bad of ['1.5', '0', '-3', 'ten', '']) {
+      assert.match(usageError(['apply', 'a', `--line-hint=${bad}`]), /--line-hint must be a positive integer/, bad);
+      assert.match(usageError(['apply', 'a', `--max-candidates=${bad}`]), /--max-candidates must be a positive integer/, bad);
+    }
+  });
+});
+
+describe('namesFile', () => {
+  const cwd = '/proj/sub';
+  test('same resolved path', () => {
+    assert.equal(namesFile('a.ts', 'a.ts', cwd), true);
+    assert.equal(namesFile('./a.ts', 'a.ts', cwd), true);
+    assert.equal(namesFile('/proj/sub/src/a.ts', 'src/a.ts', cwd), true);
+  });
+
+  test('a relative block path that is a suffix of the target', () => {
+    assert.equal(namesFile('sub/src/a.ts', 'src/a.ts', cwd), true);
+    assert.equal(namesFile('src/a.ts', '/elsewhere/src/a.ts', cwd), true);
+    assert.equal(namesFile('src\\a.ts', 'src/a.ts', cwd), true);
+  });
+
+  test('other files', () => {
+    assert.equal(namesFile('b.ts', 'a.ts', cwd), false);
+    assert.equal(namesFile('lib/a.ts', 'src/a.ts', cwd), false);
+    assert.equal(namesFile('/other/src/a.ts', 'src/a.ts', cwd), false);
+    assert.equal(namesFile('../x/a.ts', 'a.ts', cwd), false);
+    assert.equal(namesFile('xa.ts', 'a.ts', cwd), false);
+  });
+});
+
+test('languageIdFor', () => {
+  assert.equal(languageIdFor('README.md'), 'markdown');
+  assert.equal(languageIdFor('docs/guide.MARKDOWN'), 'markdown');
+  assert.equal(languageIdFor('src/a.ts'), 'typescript');
+  assert.equal(languageIdFor('Makefile'), 'plaintext');
+});

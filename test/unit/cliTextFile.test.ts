@@ -1,0 +1,104 @@
+import { after, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  createTextFile, decodeText, firstInvalidUtf8, readTextFile, TextFileError, writeTextFileAtomic,
+} from '../../src/node/textFile';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-textfile-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function problemOf(fn: () => unknown): TextFileError {
+  try {
+    fn();
+  } catch (error) {
+    assert.ok(error instanceof TextFileError, `expected TextFileError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a TextFileError');
+}
+
+describe('decodeText', () => {
+  test('UTF-8 with and without BOM', () => {
+    assert.deepEqual(decodeText(Buffer.from('héllo\n'), 'f'), { text: 'héllo\n', bom: false });
+    assert.deepEqual(decodeText(Buffer.from('\uFEFFhi'), 'f'), { text: 'hi', bom: true });
+    assert.deepEqual(decodeText(Buffer.alloc(0), 'f'), { text: '', bom: false });
+  });
+
+  test('NUL bytes are refused with the offset and line', () => {
+    const error = problemOf(() => decodeText(Buffer.from('a\nb\n\u0000c'), 'x.bin'));
+    assert.equal(error.problem, 'not-text');
+    assert.match(error.message, /^x\.bin is not a text file: it contains a NUL byte at offset 4 \(line 3\)/);
+  });
+
+  test('UTF-16 is refused by its BOM', () => {
+    const error = problemOf(() => decodeText(Buffer.from([0xff, 0xfe, 0x61, 0x00]), 'w.txt'));
+    assert.match(error.message, /w\.txt is not a UTF-8 text file: it starts with a UTF-16 byte order mark/);
+  });
+
+  test('invalid UTF-8 is refused with the offset and line', () => {
+    const error = problemOf(() => decodeText(Buffer.from([0x61, 0x0a, 0x62, 0xe9, 0x0a]), 'latin1.txt'));
+    assert.match(error.message, /^latin1\.txt is not valid UTF-8: invalid byte 0xe9 at offset 3 \(line 2\)/);
+  });
+});
+
+test('firstInvalidUtf8 agrees with a strict decoder', () => {
+  const samples: number[][] = [
+    [0xc3, 0xa9], [0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80],
+    [0xf0, 0x9f, 0x98, 0x80], [0xe2, 0x82], [0x80], [0xff], [0x41, 0xe2, 0x82, 0xac, 0x42],
+  ];
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  for (const bytes of samples) {
+    let valid = true;
+    try {
+      strict.decode(new Uint8Array(bytes));
+    } catch {
+      valid = false;
+    }
+    assert.equal(firstInvalidUtf8(new Uint8Array(bytes)) === -1, valid, bytes.map((b) => b.toString(16)).join(' '));
+  }
+});
+
+describe('readTextFile / writeTextFileAtomic', () => {
+  test('a missing file reads as undefined', () => {
+    assert.equal(readTextFile(path.join(dir, 'nope.txt')), undefined);
+  });
+
+  test('a directory is refused', () => {
+    assert.equal(problemOf(() => readTextFile(dir)).problem, 'not-text');
+  });
+
+  test('writes keep BOM and mode, leave no temp file, and follow symlinks', () => {
+    const target = path.join(dir, 'bom.txt');
+    fs.writeFileSync(target, '\uFEFFone\r\ntwo\r\n');
+    fs.chmodSync(target, 0o640);
+    const link = path.join(dir, 'link.txt');
+    fs.symlinkSync(target, link);
+    const file = readTextFile(link)!;
+    assert.equal(file.bom, true);
+    assert.equal(file.text, 'one\r\ntwo\r\n');
+    writeTextFileAtomic(file, 'one\r\nTWO\r\n', 'link.txt');
+    assert.deepEqual(fs.readFileSync(target), Buffer.from('\uFEFFone\r\nTWO\r\n'));
+    assert.equal(fs.statSync(target).mode & 0o777, 0o640);
+    assert.equal(fs.lstatSync(link).isSymbolicLink(), true);
+    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+  });
+
+  test('a file changed on disk after reading is not overwritten', () => {
+    const target = path.join(dir, 'race.txt');
+    fs.writeFileSync(target, 'a\n');
+    const file = readTextFile(target)!;
+    fs.writeFileSync(target, 'changed by someone else\n');
+    const error = problemOf(() => writeTextFileAtomic(file, 'b\n', 'race.txt'));
+    assert.equal(error.problem, 'changed');
+    assert.equal(fs.readFileSync(target, 'utf8'), 'changed by someone else\n');
+  });
+
+  test('createTextFile makes parent directories', () => {
+    const target = path.join(dir, 'new', 'deep', 'file.ts');
+    createTextFile(target, 'export {};\n');
+    assert.equal(fs.readFileSync(target, 'utf8'), 'export {};\n');
+  });
+});
