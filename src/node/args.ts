@@ -1,10 +1,12 @@
 // Command-line parsing for `resilient-apply`. Kept strict: an unknown or malformed flag is a usage
 // error (exit 3), never silently ignored, because other tools drive this CLI.
 
-export const USAGE = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--fuzzy-apply <score>]
+export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--fuzzy-apply <score>]
                              [--line-hint <n>] [--max-candidates <k>]
        resilient-apply --help | --version
+`;
 
+export const USAGE = `${SYNOPSIS}
 Applies SEARCH/REPLACE blocks (aider "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" or Cline
 "------- SEARCH / ======= / +++++++ REPLACE") to <file>. Either every block applies or none does.
 Exact matches apply; unique matches after a normalisation (line endings, trailing whitespace,
