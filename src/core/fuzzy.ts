@@ -1,0 +1,627 @@
+// Tier 10: fuzzy search for the document region a SEARCH block most likely meant.
+//
+// Two stages, so the cost stays linear in the document size:
+//  1. Prefilter: every window of (SEARCH line count - 1 .. + 1) non-blank lines gets a cheap
+//     bag-of-bigrams Dice score, maintained with a sliding sum (each line's bigrams are added once
+//     and removed once per window size). Bigrams are hashed into 16 bits and whitespace is skipped,
+//     so indentation and spacing drift cost nothing.
+//  2. Full scoring of the few best windows (one per region): half whole-window text Dice (robust to
+//     fused or split lines, dropped commas, typos), half an in-order line alignment (penalises windows
+//     whose lines only share vocabulary with SEARCH), then a small hill-climb on the window's edges
+//     so a dropped or added first/last line still lands on the true region.
+// Blank lines are ignored entirely: windows are runs of non-blank lines, mapped back to document lines.
+// A deterministic work counter (not wall-clock) bounds the cost of any input; hitting it sets truncated.
+
+import { distance } from 'fastest-levenshtein';
+
+/** A document region: 0-based line indexes, end exclusive, similarity 0..1. */
+export interface FuzzyWindow {
+  start: number;
+  end: number;
+  score: number;
+}
+
+export interface FuzzyOptions {
+  maxCandidates: number;
+  minScore: number;
+  /** Upper bound on counted operations (character visits, table updates, alignment cells). */
+  workCap?: number;
+}
+
+/** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
+export const DEFAULT_FUZZY_WORK_CAP = 24_000_000;
+
+/** Below this length (of the longer string) similarity() uses the Levenshtein ratio. */
+const SHORT_STRING = 20;
+/** Line pairs scoring below this get no alignment credit (shared vocabulary is not a match). */
+const LINE_CREDIT_FLOOR = 0.5;
+const HASH_SIZE = 1 << 16;
+const LINE_START = 10; // '\n': never part of a line's content, so it marks where a line begins
+
+/** Character-bigram Dice coefficient with multiset intersection: 2|A∩B| / (|A|+|B|). */
+export function dice(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length < 2 || b.length < 2) return 0;
+  const x = bigramCodes(a);
+  const y = bigramCodes(b);
+  let i = 0;
+  let j = 0;
+  let common = 0;
+  while (i < x.length && j < y.length) {
+    if (x[i] === y[j]) {
+      common++;
+      i++;
+      j++;
+    } else if (x[i] < y[j]) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return (2 * common) / (x.length + y.length);
+}
+
+/** Dice for ordinary strings; for short ones (bigrams too coarse) the Levenshtein ratio 1 - d/maxLen. */
+export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
+  const longer = Math.max(a.length, b.length);
+  if (longer < SHORT_STRING) return 1 - distance(a, b) / longer;
+  return dice(a, b);
+}
+
+function bigramCodes(s: string): Uint32Array {
+  const codes = new Uint32Array(s.length - 1);
+  for (let i = 0; i < codes.length; i++) {
+    codes[i] = ((s.charCodeAt(i) << 16) | s.charCodeAt(i + 1)) >>> 0;
+  }
+  return codes.sort();
+}
+
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0xfeff ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0x1680
+  );
+}
+
+function hashBigram(c1: number, c2: number): number {
+  // Exact (collision-free) for ASCII pairs; other pairs may collide, which only blurs the prefilter.
+  return ((c1 << 7) ^ c2 ^ (c1 >>> 9)) & 0xffff;
+}
+
+/** Trim and collapse inner whitespace runs: the text the full scorer compares. */
+function normalizeLine(line: string): string {
+  return line.trim().replace(/\s+/g, ' ');
+}
+
+export function findFuzzyCandidates(
+  docLines: readonly string[],
+  searchLines: readonly string[],
+  options: FuzzyOptions,
+): { windows: FuzzyWindow[]; truncated: boolean } {
+  const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
+  const workCap = options.workCap ?? DEFAULT_FUZZY_WORK_CAP;
+  if (maxCandidates === 0) return { windows: [], truncated: false };
+
+  const search: string[] = [];
+  for (const line of searchLines) {
+    const norm = normalizeLine(line);
+    if (norm !== '') search.push(norm);
+  }
+  if (search.length === 0 || docLines.length === 0) return { windows: [], truncated: false };
+
+  const budget = { used: 0, cap: workCap, truncated: false };
+  const pre = prefilter(docLines, search, maxCandidates, budget);
+  if (pre.nonBlank.length === 0) return { windows: [], truncated: budget.truncated };
+
+  const scorer = new WindowScorer(docLines, pre.nonBlank, search, budget);
+  const scored = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end, in non-blank coordinates
+  const M = pre.nonBlank.length;
+  const scoreOf = (a: number, b: number): number => {
+    const key = a * (M + 1) + b;
+    const known = scored.get(key);
+    if (known) return known.score;
+    const score = scorer.score(a, b);
+    scored.set(key, { start: a, end: b, score });
+    return score;
+  };
+
+  const seeds: FuzzyWindow[] = [];
+  for (const seed of pre.seeds) {
+    if (budget.used > budget.cap) break;
+    seeds.push({ start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) });
+  }
+  seeds.sort(byScoreThenStart);
+
+  // Refine the most promising regions: move each edge by one line while the score improves.
+  const n = search.length;
+  const minSize = Math.max(1, n - 3);
+  const maxSize = n + 3;
+  const refineCount = Math.min(seeds.length, maxCandidates + 1);
+  for (let s = 0; s < refineCount; s++) {
+    let { start: a, end: b, score: best } = seeds[s];
+    // First improvement wins; a few steps reach any window within the size range of the seed.
+    for (let step = 0; step < 6 && budget.used <= budget.cap; step++) {
+      let moved = false;
+      for (const [da, db] of EDGE_MOVES) {
+        const na = a + da;
+        const nb = b + db;
+        if (na < 0 || nb > M || nb - na < minSize || nb - na > maxSize) continue;
+        const sc = scoreOf(na, nb);
+        if (sc > best + 1e-9) {
+          best = sc;
+          a = na;
+          b = nb;
+          moved = true;
+          break;
+        }
+      }
+      if (!moved) break;
+    }
+  }
+  if (budget.used > budget.cap) budget.truncated = true;
+
+  // Best first; after taking a window drop every window overlapping it.
+  const all = [...scored.values()].sort(byScoreThenStart);
+  const taken: FuzzyWindow[] = [];
+  for (const w of all) {
+    if (taken.length >= maxCandidates || w.score < options.minScore) break;
+    if (taken.some((t) => w.start < t.end && t.start < w.end)) continue;
+    taken.push(w);
+  }
+  const windows = taken.map((w) => ({
+    start: pre.nonBlank[w.start],
+    end: pre.nonBlank[w.end - 1] + 1,
+    score: w.score,
+  }));
+  return { windows, truncated: budget.truncated };
+}
+
+const EDGE_MOVES: ReadonlyArray<readonly [number, number]> = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+  [-1, -1],
+  [1, 1],
+];
+
+function byScoreThenStart(x: FuzzyWindow, y: FuzzyWindow): number {
+  return y.score - x.score || x.start - y.start || x.end - y.end;
+}
+
+interface Budget {
+  used: number;
+  cap: number;
+  truncated: boolean;
+}
+
+interface Prefiltered {
+  /** Document line index of each non-blank line. */
+  nonBlank: number[];
+  /** Best window per region, non-overlapping, in non-blank coordinates. */
+  seeds: Array<{ start: number; end: number }>;
+}
+
+function prefilter(
+  docLines: readonly string[],
+  search: readonly string[],
+  maxCandidates: number,
+  budget: Budget,
+): Prefiltered {
+  // The prefilter may use most of the budget; full scoring needs comparatively little.
+  const prefilterCap = budget.cap * 0.85;
+  const n = search.length;
+
+  // Content-defined sampling: keep only bigrams whose hash falls in 1/2^shift of the table, chosen
+  // the same way on both sides, so large SEARCH blocks cost a fraction of the table updates while
+  // the estimate stays unbiased. Small blocks keep every bigram.
+  let searchChars = 0;
+  for (const line of search) searchChars += line.length;
+  let sampleMask = 0;
+  if (searchChars >= 2400) sampleMask = 3;
+  else if (searchChars >= 1200) sampleMask = 1;
+
+  const searchCount = new Int32Array(HASH_SIZE);
+  let searchSize = 0;
+  for (const line of search) {
+    let prev = LINE_START;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (isSpace(c)) continue;
+      const h = hashBigram(prev, c);
+      prev = c;
+      if ((h & sampleMask) !== 0) continue;
+      searchCount[h]++;
+      searchSize++;
+    }
+  }
+
+  let totalChars = 0;
+  for (const line of docLines) totalChars += line.length;
+  let codes = new Uint16Array(Math.max(16, Math.min(totalChars >> sampleMask, 1 << 24)));
+  const lineOffset: number[] = [0];
+  const nonBlank: number[] = [];
+  const best = new Float64Array(docLines.length).fill(-1);
+  const windowCount = new Int32Array(HASH_SIZE);
+  let common = 0;
+  let windowSize = 0;
+
+  let used = 0;
+  for (let li = 0; li < docLines.length; li++) {
+    if (used > prefilterCap) {
+      budget.truncated = true;
+      break;
+    }
+    const line = docLines[li];
+    const from = lineOffset[lineOffset.length - 1];
+    if (codes.length - from < line.length) {
+      const grown = new Uint16Array(Math.max(codes.length * 2, from + line.length));
+      grown.set(codes);
+      codes = grown;
+    }
+    let to = from;
+    let prev = LINE_START;
+    let visible = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (isSpace(c)) continue;
+      visible = true;
+      const h = hashBigram(prev, c);
+      prev = c;
+      if ((h & sampleMask) !== 0) continue;
+      codes[to++] = h;
+    }
+    used += line.length + 1;
+    if (!visible) continue; // blank line: invisible to the fuzzy tier
+    const e = nonBlank.length;
+    nonBlank.push(li);
+    lineOffset.push(to);
+
+    for (let p = from; p < to; p++) {
+      const code = codes[p];
+      if (++windowCount[code] <= searchCount[code]) common++;
+    }
+    windowSize += to - from;
+    if (e >= n) {
+      const rFrom = lineOffset[e - n];
+      const rTo = lineOffset[e - n + 1];
+      for (let p = rFrom; p < rTo; p++) {
+        const code = codes[p];
+        if (windowCount[code]-- <= searchCount[code]) common--;
+      }
+      windowSize -= rTo - rFrom;
+      used += rTo - rFrom;
+    }
+    used += to - from;
+    if (e >= n - 1) {
+      const total = searchSize + windowSize;
+      best[e - n + 1] = total === 0 ? 0 : (2 * common) / total;
+    }
+  }
+  budget.used += used;
+
+  const M = nonBlank.length;
+  // A document shorter than SEARCH still gets one window: all of it.
+  const size = Math.min(n, M);
+  if (M > 0 && M < n) best[0] = 1;
+
+  // One representative per chunk of starts keeps a single strong region from crowding out the rest.
+  const chunk = Math.max(1, Math.floor(n / 3));
+  const keep = (maxCandidates + 3) * 4;
+  const top: Array<{ start: number; score: number }> = [];
+  for (let c = 0; c < M; c += chunk) {
+    let arg = -1;
+    for (let st = c; st < Math.min(M, c + chunk); st++) {
+      if (best[st] >= 0 && (arg < 0 || best[st] > best[arg])) arg = st;
+    }
+    if (arg < 0) continue;
+    const score = best[arg];
+    if (top.length === keep && score <= top[keep - 1].score) continue;
+    let pos = top.length === keep ? keep - 1 : top.length;
+    if (top.length < keep) top.push({ start: 0, score: 0 });
+    while (pos > 0 && top[pos - 1].score < score) {
+      top[pos] = top[pos - 1];
+      pos--;
+    }
+    top[pos] = { start: arg, score };
+  }
+  budget.used += M;
+
+  const seeds: Array<{ start: number; end: number }> = [];
+  const wanted = maxCandidates + 2;
+  for (const t of top) {
+    const end = Math.min(M, t.start + size);
+    if (seeds.some((sd) => t.start < sd.end && sd.start < end)) continue;
+    seeds.push({ start: t.start, end });
+    if (seeds.length >= wanted) break;
+  }
+  return { nonBlank, seeds };
+}
+
+/** What the full scorer knows about one non-blank document line (computed on first use). */
+interface DocLine {
+  norm: string;
+  /** Dense ids of the line's bigrams (-1: a bigram SEARCH does not have). */
+  ids: Int32Array;
+  /** Id of the (line start, first character) bigram. */
+  startId: number;
+  /** Similarity to each SEARCH line (NaN: not computed yet). */
+  sim: Float32Array;
+  /** Similarity of this line joined with the next to each SEARCH line (NaN: not computed yet). */
+  simFusedDoc?: Float32Array;
+  /** Similarity to SEARCH lines i-1 and i joined, at index i (NaN: not computed yet). */
+  simFusedSearch?: Float32Array;
+}
+
+/**
+ * Full score of a window of non-blank document lines [a, b) against the non-blank SEARCH lines:
+ * the mean of whole-window bigram Dice and an in-order line alignment that also lets one SEARCH
+ * line stand for two document lines (fused) and the reverse (split).
+ */
+class WindowScorer {
+  private readonly ids = new Map<number, number>();
+  private readonly searchIds: Int32Array[];
+  private readonly bagCount: Int32Array;
+  private readonly bagSize: number;
+  private readonly scratch: Int32Array;
+  private readonly lines = new Map<number, DocLine>();
+  // The window bag last built by textDice: lines [bagFrom, bagTo), per-id counts, overlap with SEARCH.
+  private readonly scratchBag: Int32Array;
+  private bagFrom = 0;
+  private bagTo = 0;
+  private common = 0;
+  private windowSize = 0;
+
+  constructor(
+    private readonly docLines: readonly string[],
+    private readonly nonBlank: readonly number[],
+    private readonly search: readonly string[],
+    private readonly budget: Budget,
+  ) {
+    // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
+    const intern = (code: number): number => {
+      let id = this.ids.get(code);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(code, id);
+      }
+      return id;
+    };
+    this.searchIds = search.map((line) => {
+      const out = new Int32Array(Math.max(0, line.length - 1));
+      for (let i = 0; i < out.length; i++) out[i] = intern(pairCode(line, i));
+      return out;
+    });
+    const startIds = search.map((line) => intern(LINE_START * 65536 + line.charCodeAt(0)));
+    this.bagCount = new Int32Array(this.ids.size);
+    let size = 0;
+    for (let i = 0; i < search.length; i++) {
+      for (const id of this.searchIds[i]) this.bagCount[id]++;
+      this.bagCount[startIds[i]]++;
+      size += this.searchIds[i].length + 1;
+    }
+    this.bagSize = size;
+    this.scratch = new Int32Array(this.ids.size);
+    this.scratchBag = new Int32Array(this.ids.size);
+  }
+
+  score(a: number, b: number): number {
+    return (this.textDice(a, b) + this.lineAlignment(a, b)) / 2;
+  }
+
+  private line(j: number): DocLine {
+    let info = this.lines.get(j);
+    if (info === undefined) {
+      const norm = normalizeLine(this.docLines[this.nonBlank[j]]);
+      const ids = new Int32Array(Math.max(0, norm.length - 1));
+      for (let i = 0; i < ids.length; i++) ids[i] = this.ids.get(pairCode(norm, i)) ?? -1;
+      const n = this.search.length;
+      info = {
+        norm,
+        ids,
+        startId: this.ids.get(LINE_START * 65536 + norm.charCodeAt(0)) ?? -1,
+        sim: new Float32Array(n).fill(NaN),
+      };
+      this.lines.set(j, info);
+      this.budget.used += 2 * norm.length + n;
+    }
+    return info;
+  }
+
+  /**
+   * Whole-window bag-of-bigrams Dice. The bag of the last window asked for is kept, and a nearby
+   * window is reached by adding and removing edge lines, so refining edges costs a few lines each.
+   */
+  private textDice(a: number, b: number): number {
+    if (b <= this.bagFrom || a >= this.bagTo || Math.abs(a - this.bagFrom) + Math.abs(b - this.bagTo) > 8) {
+      while (this.bagTo > this.bagFrom) this.moveLine(--this.bagTo, -1);
+      this.bagFrom = this.bagTo = a;
+    }
+    while (this.bagFrom > a) this.moveLine(--this.bagFrom, 1);
+    while (this.bagTo < b) this.moveLine(this.bagTo++, 1);
+    while (this.bagFrom < a) this.moveLine(this.bagFrom++, -1);
+    while (this.bagTo > b) this.moveLine(--this.bagTo, -1);
+    const size = this.bagSize + this.windowSize;
+    return (2 * this.common) / size;
+  }
+
+  /** Add (+1) or remove (-1) document line j's bigrams to/from the window bag. */
+  private moveLine(j: number, sign: 1 | -1): void {
+    const { ids, startId } = this.line(j);
+    const used = this.scratchBag;
+    const bag = this.bagCount;
+    let common = this.common;
+    if (sign > 0) {
+      for (let p = 0; p < ids.length; p++) {
+        const id = ids[p];
+        if (id >= 0 && ++used[id] <= bag[id]) common++;
+      }
+      if (startId >= 0 && ++used[startId] <= bag[startId]) common++;
+    } else {
+      for (let p = 0; p < ids.length; p++) {
+        const id = ids[p];
+        if (id >= 0 && used[id]-- <= bag[id]) common--;
+      }
+      if (startId >= 0 && used[startId]-- <= bag[startId]) common--;
+    }
+    this.common = common;
+    this.windowSize += sign * (ids.length + 1);
+    this.budget.used += ids.length + 1;
+  }
+
+  /** Similarity of the texts; Levenshtein ratio when short, else Dice over the id arrays. */
+  private textSim(
+    sText: string,
+    dText: string,
+    s1: Int32Array,
+    s2: Int32Array | undefined,
+    d1: Int32Array,
+    d2: Int32Array | undefined,
+  ): number {
+    if (sText === dText) return 1;
+    const longer = Math.max(sText.length, dText.length);
+    if (longer < SHORT_STRING) {
+      this.budget.used += longer;
+      return 1 - distance(sText, dText) / longer;
+    }
+    // Multiset intersection via a scratch table: count SEARCH ids, consume them with document ids, reset.
+    const counts = this.scratch;
+    for (let p = 0; p < s1.length; p++) counts[s1[p]]++;
+    if (s2) for (let p = 0; p < s2.length; p++) counts[s2[p]]++;
+    let common = 0;
+    for (let p = 0; p < d1.length; p++) {
+      const id = d1[p];
+      if (id >= 0 && counts[id] > 0) {
+        counts[id]--;
+        common++;
+      }
+    }
+    if (d2) {
+      for (let p = 0; p < d2.length; p++) {
+        const id = d2[p];
+        if (id >= 0 && counts[id] > 0) {
+          counts[id]--;
+          common++;
+        }
+      }
+    }
+    for (let p = 0; p < s1.length; p++) counts[s1[p]] = 0;
+    if (s2) for (let p = 0; p < s2.length; p++) counts[s2[p]] = 0;
+    // The joint between fused lines is not counted on either side.
+    const total = s1.length + (s2 ? s2.length : 0) + d1.length + (d2 ? d2.length : 0);
+    this.budget.used += total + s1.length + (s2 ? s2.length : 0);
+    return total === 0 ? 0 : (2 * common) / total;
+  }
+
+  private sim(i: number, d: DocLine): number {
+    let v = d.sim[i];
+    if (v !== v) {
+      v = this.textSim(this.search[i], d.norm, this.searchIds[i], undefined, d.ids, undefined);
+      d.sim[i] = v;
+    }
+    return v;
+  }
+
+  /** SEARCH line i against document lines d1 + d2 (the model fused two lines into one). */
+  private simFusedDoc(i: number, d1: DocLine, d2: DocLine): number {
+    const cache = (d1.simFusedDoc ??= new Float32Array(this.search.length).fill(NaN));
+    let v = cache[i];
+    if (v !== v) {
+      const dText = `${d1.norm} ${d2.norm}`;
+      v = this.textSim(this.search[i], dText, this.searchIds[i], undefined, d1.ids, d2.ids);
+      cache[i] = v;
+    }
+    return v;
+  }
+
+  /** SEARCH lines i-1 + i against document line d (the model split one line in two). */
+  private simFusedSearch(i: number, d: DocLine): number {
+    const cache = (d.simFusedSearch ??= new Float32Array(this.search.length).fill(NaN));
+    let v = cache[i];
+    if (v !== v) {
+      const sText = `${this.search[i - 1]} ${this.search[i]}`;
+      v = this.textSim(sText, d.norm, this.searchIds[i - 1], this.searchIds[i], d.ids, undefined);
+      cache[i] = v;
+    }
+    return v;
+  }
+
+  private lineAlignment(a: number, b: number): number {
+    const search = this.search;
+    const n = search.length;
+    const m = b - a;
+    const cols: DocLine[] = [];
+    for (let j = a; j < b; j++) cols.push(this.line(j));
+    // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
+    const band = Math.abs(m - n) + 2;
+    const width = 2 * band + 1;
+    const dp = new Float64Array((n + 1) * width).fill(-1);
+    const at = (i: number, j: number): number => {
+      const d = j - i + band;
+      return d < 0 || d >= width || j < 0 ? -1 : dp[i * width + d];
+    };
+    for (let i = 0; i <= n; i++) {
+      const jLo = Math.max(0, i - band);
+      const jHi = Math.min(m, i + band);
+      for (let j = jLo; j <= jHi; j++) {
+        let v = i === 0 && j === 0 ? 0 : -1;
+        if (i > 0) v = Math.max(v, at(i - 1, j));
+        if (j > 0) v = Math.max(v, at(i, j - 1));
+        // A pair can add at most 1 (2 for fused pairs): compute a similarity only when that could win.
+        if (i > 0 && j > 0) {
+          const prev = at(i - 1, j - 1);
+          if (prev >= 0 && prev + 1 > v) v = Math.max(v, prev + credit(this.sim(i - 1, cols[j - 1])));
+        }
+        if (i > 0 && j > 1) {
+          const prev = at(i - 1, j - 2);
+          const d1 = cols[j - 2];
+          const d2 = cols[j - 1];
+          if (
+            prev >= 0 &&
+            prev + 2 > v &&
+            plausiblyFused(search[i - 1].length, d1.norm.length, d2.norm.length)
+          ) {
+            v = Math.max(v, prev + 2 * credit(this.simFusedDoc(i - 1, d1, d2)));
+          }
+        }
+        if (i > 1 && j > 0) {
+          const prev = at(i - 2, j - 1);
+          const d = cols[j - 1];
+          if (
+            prev >= 0 &&
+            prev + 2 > v &&
+            plausiblyFused(d.norm.length, search[i - 2].length, search[i - 1].length)
+          ) {
+            v = Math.max(v, prev + 2 * credit(this.simFusedSearch(i - 1, d)));
+          }
+        }
+        dp[i * width + (j - i + band)] = v;
+      }
+      this.budget.used += jHi - jLo + 1;
+    }
+    return Math.max(0, at(n, m)) / Math.max(n, m);
+  }
+}
+
+/** Line pairs below the floor get no alignment credit: shared vocabulary alone is not a match. */
+function credit(s: number): number {
+  return s >= LINE_CREDIT_FLOOR ? s : 0;
+}
+
+/** Could `whole` be the two parts joined (lengths roughly add up)? */
+function plausiblyFused(whole: number, part1: number, part2: number): boolean {
+  const sum = part1 + part2;
+  return whole > Math.max(part1, part2) && whole >= 0.7 * sum && whole <= 1.3 * sum + 2;
+}
+
+function pairCode(s: string, i: number): number {
+  return s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1);
+}

@@ -1,0 +1,205 @@
+// The one LLM-facing message for an apply result, shared by the CLI, the chat participant and the
+// language-model tool. Its shape is what makes a model correct itself on the next turn: on a miss it
+// quotes the file's real text for the closest regions with a score and line range, then asks for
+// SEARCH to be re-emitted exactly from those lines.
+
+import type { BatchStatus, BlockOutcome, LineRange, Tier } from './types';
+
+export interface MessageInput {
+  /** Name of the file as the model knows it (workspace-relative path). */
+  fileName: string;
+  status: BatchStatus;
+  blocks: readonly BlockOutcome[];
+}
+
+/** How many ambiguous occurrences are quoted in full; the rest are listed by line range only. */
+const MAX_QUOTED_OCCURRENCES = 5;
+/** How many ambiguous occurrences are listed by line range at all. */
+const MAX_LISTED_OCCURRENCES = 20;
+
+const TIER_DESCRIPTION: Record<Tier, string> = {
+  exact: 'exactly',
+  'line-endings': 'line endings (CRLF/LF)',
+  'trailing-whitespace': 'trailing whitespace',
+  indentation: 'indentation',
+  quotes: 'quote characters',
+  unicode: 'unicode punctuation and spaces',
+  'line-numbers': 'line-number prefixes',
+  'sanitized-tags': 'sanitised tags',
+  whitespace: 'whitespace between tokens',
+  fuzzy: 'fuzzy similarity',
+};
+
+export function formatMessage(input: MessageInput): string {
+  const { fileName, status, blocks } = input;
+  if (blocks.length === 0) return `No SEARCH/REPLACE blocks to apply to ${fileName}.`;
+  if (status === 'applied') return appliedMessage(fileName, blocks);
+
+  const total = blocks.length;
+  const failed = blocks.filter((b) => b.status !== 'applied' && b.status !== 'pending');
+  const sections = failed.map((block) => failedBlockMessage(fileName, block, total));
+  if (sections.length === 0) sections.push(`Nothing was applied to ${fileName}.`);
+  if (total > 1) sections.push(batchFooter(fileName, blocks, failed));
+  return sections.join('\n\n');
+}
+
+function appliedMessage(fileName: string, blocks: readonly BlockOutcome[]): string {
+  const head = `Applied ${plural(blocks.length, 'block')} to ${fileName}`;
+  const details = blocks
+    .map((block) => ({ block, text: appliedDetail(block) }))
+    .filter((d): d is { block: BlockOutcome; text: string } => d.text !== undefined);
+  if (details.length === 0) return `${head}.`;
+  const single = blocks.length === 1;
+  const lines = details.map(({ block, text }) => `${single ? 'it' : `block ${block.index}`} ${text}`);
+  if (lines.length === 1) return `${head}; ${lines[0]}`;
+  return `${head}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
+}
+
+/** What a placed block needed beyond an exact match, or undefined when it matched exactly. */
+function appliedDetail(block: BlockOutcome): string | undefined {
+  const where = block.range ? ` at ${rangeText(block.range)}` : '';
+  const notes = block.notes.length > 0 ? ` (${block.notes.map(stripPeriod).join('; ')})` : '';
+  const tier = block.tier ?? 'exact';
+  if (tier === 'exact') {
+    return notes === '' ? undefined : `matched exactly${where}${notes}.`;
+  }
+  if (tier === 'fuzzy') {
+    const score = block.score !== undefined ? ` (score ${formatScore(block.score)})` : '';
+    return `was placed by fuzzy match${score}${where}${notes}; check that it landed where you meant.`;
+  }
+  return `matched${where} after normalising ${TIER_DESCRIPTION[tier]}${notes}.`;
+}
+
+function failedBlockMessage(fileName: string, block: BlockOutcome, total: number): string {
+  const prefix = total > 1 ? `Block ${block.index} of ${total}: ` : '';
+  switch (block.status) {
+    case 'ambiguous':
+      return ambiguousMessage(prefix, fileName, block);
+    case 'invalid':
+      return invalidMessage(prefix, fileName, block);
+    default:
+      return notFoundMessage(prefix, fileName, block);
+  }
+}
+
+function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
+  const out: string[] = [];
+  const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
+  if (block.candidates.length === 0) {
+    out.push(`${prefix}SEARCH text not found in ${fileName}, and nothing similar was found.`);
+    out.push(...notes);
+    if (block.truncated) out.push(TRUNCATED);
+    out.push(
+      `Re-read ${fileName} and re-emit SEARCH copied exactly from its current content (every character, including indentation).`,
+    );
+    return out.join('\n');
+  }
+  out.push(`${prefix}SEARCH text not found in ${fileName}. Closest matches (fuzzy, ranked by similarity):`);
+  out.push(...notes);
+  out.push('');
+  for (const c of block.candidates) {
+    const note = c.note ? ` (${stripPeriod(c.note)})` : '';
+    out.push(`  [${formatScore(c.score)}] ${rangeText(c)}${note}:`);
+    out.push(indent(c.text, '    '));
+    out.push('');
+  }
+  if (block.truncated) out.push(TRUNCATED);
+  out.push('Re-emit SEARCH copied exactly from the lines above (every character, including indentation).');
+  return out.join('\n');
+}
+
+const TRUNCATED =
+  'The fuzzy search stopped at its work limit (the input is very large), so closer matches may exist elsewhere.';
+
+function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome): string {
+  const occurrences = block.candidates;
+  const normalised =
+    block.tier && block.tier !== 'exact' && block.tier !== 'fuzzy'
+      ? ` (after normalising ${TIER_DESCRIPTION[block.tier]})`
+      : '';
+  const listed = occurrences.slice(0, MAX_LISTED_OCCURRENCES).map((c) => rangeText(c, false));
+  const more =
+    occurrences.length > MAX_LISTED_OCCURRENCES
+      ? ` and ${occurrences.length - MAX_LISTED_OCCURRENCES} more`
+      : '';
+  const out: string[] = [
+    `${prefix}SEARCH text matches ${occurrences.length} places in ${fileName}${normalised}: lines ${listed.join(', ')}${more}. Nothing was applied.`,
+  ];
+  out.push(...block.notes.map((n) => `Note: ${ensurePeriod(n)}`));
+  out.push('');
+  for (const c of occurrences.slice(0, MAX_QUOTED_OCCURRENCES)) {
+    const note = c.note ? ` (${stripPeriod(c.note)})` : '';
+    out.push(`  ${rangeText(c)}${note}:`);
+    out.push(indent(c.text, '    '));
+    out.push('');
+  }
+  if (occurrences.length > MAX_QUOTED_OCCURRENCES) {
+    out.push(`  (${occurrences.length - MAX_QUOTED_OCCURRENCES} more occurrences not shown)`);
+    out.push('');
+  }
+  out.push(
+    'To pick one, add surrounding lines to SEARCH that occur only at the intended place, or give its first line number as :start_line:N on the line after the SEARCH marker.',
+  );
+  return out.join('\n');
+}
+
+function invalidMessage(prefix: string, fileName: string, block: BlockOutcome): string {
+  const problem =
+    block.notes.length > 0 ? block.notes.map(ensurePeriod).join(' ') : 'The block cannot be applied as written.';
+  return `${prefix}Invalid block for ${fileName}: ${problem}`;
+}
+
+/** For multi-block batches: which block(s) stopped the batch and that the others are waiting. */
+function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: readonly BlockOutcome[]): string {
+  const failedList = failed.map((b) => b.index);
+  const fine = blocks.filter((b) => b.status === 'pending' || b.status === 'applied').map((b) => b.index);
+  const cause =
+    failedList.length === 1
+      ? `block ${failedList[0]}`
+      : `blocks ${joinList(failedList.map(String))}`;
+  let text = `Nothing was applied to ${fileName} because of ${cause}; a batch applies all its blocks or none.`;
+  if (fine.length > 0) {
+    const which = fine.length === 1 ? `Block ${fine[0]}` : `Blocks ${joinList(fine.map(String))}`;
+    text += ` ${which} matched and will apply once ${failedList.length === 1 ? 'it is' : 'they are'} fixed; re-send the whole batch.`;
+  }
+  return text;
+}
+
+/** Scores with two decimals; anything short of a perfect match never rounds up to 1.00. */
+export function formatScore(score: number): string {
+  if (score >= 1) return '1.00';
+  const hundredths = Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
+  return (hundredths / 100).toFixed(2);
+}
+
+function rangeText(range: LineRange, withWord = true): string {
+  const span =
+    range.startLine === range.endLine ? `${range.startLine}` : `${range.startLine}-${range.endLine}`;
+  if (!withWord) return span;
+  return range.startLine === range.endLine ? `line ${span}` : `lines ${span}`;
+}
+
+function indent(text: string, margin: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '' : margin + line))
+    .join('\n');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function joinList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function stripPeriod(text: string): string {
+  return text.trim().replace(/\.$/, '');
+}
+
+function ensurePeriod(text: string): string {
+  const t = text.trim();
+  return /[.!?:]$/.test(t) ? t : `${t}.`;
+}
