@@ -297,3 +297,66 @@ function outside(filePath: string, folderList: string): PathResolution {
 function isFolder(filePath: string): PathResolution {
   return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} names the workspace folder itself; give a file path such as "src/app.ts".` };
 }
+
+// ---------------------------------------------------------------------------------------------
+// When an edit needs the user's confirmation. VS Code's own agent edit tools follow the setting
+// `chat.tools.edits.autoApprove` (glob -> boolean, later entries win: "**/*": true, then sensitive
+// files such as .vscode/*.json, .env or lock files set to false). The tool asks exactly when they would.
+
+/** Used when the setting does not exist (older VS Code): the sensitive files VS Code itself guards. */
+export const DEFAULT_EDIT_AUTO_APPROVE: Readonly<Record<string, boolean>> = {
+  '**/*': true,
+  '**/.git/**': false,
+  '**/.vscode/*.json': false,
+  '**/{package.json,server.xml,build.rs,web.config,.gitattributes,.env,Cargo.toml}': false,
+  '**/{.npmrc,.yarnrc,.yarnrc.yml,pnpm-workspace.yaml,.mcp.json}': false,
+  '**/*.{code-workspace,csproj,fsproj,vbproj,vcxproj,proj,targets,props,gradle,gradle.kts}': false,
+  '**/*.lock': false,
+  '**/*-lock.{yaml,json}': false,
+};
+
+/** True when editing `relativePath` (posix, workspace-relative) needs a confirmation under `rules`. */
+export function editNeedsConfirmation(relativePath: string, rules: Readonly<Record<string, unknown>> | undefined): boolean {
+  const table = rules && typeof rules === 'object' && !Array.isArray(rules) ? rules : DEFAULT_EDIT_AUTO_APPROVE;
+  let approved: boolean | undefined;
+  for (const [pattern, value] of Object.entries(table)) {
+    if (typeof value === 'boolean' && globToRegExp(pattern).test(relativePath)) {
+      approved = value;
+    }
+  }
+  return approved !== true;
+}
+
+/** A glob as VS Code settings write them: `**` any depth, `*` and `?` within a segment, `{a,b}` alternatives. */
+export function globToRegExp(glob: string): RegExp {
+  let out = '';
+  let inGroup = false;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      // "**/" matches zero or more whole segments; a trailing "**" matches the rest.
+      if (glob[i + 2] === '/') {
+        out += '(?:[^/]*/)*';
+        i += 2;
+      } else {
+        out += '.*';
+        i += 1;
+      }
+    } else if (c === '*') {
+      out += '[^/]*';
+    } else if (c === '?') {
+      out += '[^/]';
+    } else if (c === '{' && !inGroup) {
+      out += '(?:';
+      inGroup = true;
+    } else if (c === '}' && inGroup) {
+      out += ')';
+      inGroup = false;
+    } else if (c === ',' && inGroup) {
+      out += '|';
+    } else {
+      out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
+    }
+  }
+  return new RegExp(`^${out}$`);
+}

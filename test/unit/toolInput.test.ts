@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { checkToolInput, resolveWorkspacePath, asBlockLines } from '../../src/core/toolInput';
+import { asBlockLines, checkToolInput, DEFAULT_EDIT_AUTO_APPROVE, editNeedsConfirmation, globToRegExp, resolveWorkspacePath } from '../../src/core/toolInput';
 
 function problems(input: unknown): string {
   const result = checkToolInput(input);
@@ -132,4 +132,28 @@ test('picks the named folder in a multi-root workspace', () => {
   assert.deepEqual(resolveWorkspacePath('web/src/x.ts', two), { ok: true, folderIndex: 1, relativePath: 'src/x.ts' });
   assert.deepEqual(resolveWorkspacePath('src/x.ts', two), { ok: true, folderIndex: 0, relativePath: 'src/x.ts' });
   assert.deepEqual(resolveWorkspacePath('/w/web/x.ts', two), { ok: true, folderIndex: 1, relativePath: 'x.ts' });
+});
+
+test('globs follow VS Code settings syntax', () => {
+  assert.ok(globToRegExp('**/*').test('a.ts'));
+  assert.ok(globToRegExp('**/*').test('src/deep/a.ts'));
+  assert.ok(globToRegExp('**/.vscode/*.json').test('.vscode/settings.json'));
+  assert.ok(!globToRegExp('**/.vscode/*.json').test('.vscode/sub/settings.json'));
+  assert.ok(globToRegExp('**/{package.json,.env}').test('web/package.json'));
+  assert.ok(globToRegExp('**/*-lock.{yaml,json}').test('package-lock.json'));
+  assert.ok(globToRegExp('**/.git/**').test('.git/config'));
+  assert.ok(!globToRegExp('src/*.ts').test('src/a/b.ts'));
+  assert.ok(globToRegExp('src/?.ts').test('src/a.ts'));
+});
+
+test('edits need confirmation exactly where the auto-approve rules say no', () => {
+  assert.equal(editNeedsConfirmation('src/app.ts', undefined), false);
+  assert.equal(editNeedsConfirmation('.vscode/settings.json', undefined), true);
+  assert.equal(editNeedsConfirmation('package.json', undefined), true);
+  assert.equal(editNeedsConfirmation('yarn.lock', undefined), true);
+  // Later entries win, so a user entry approves a file the defaults guard, and vice versa.
+  assert.equal(editNeedsConfirmation('.env', { ...DEFAULT_EDIT_AUTO_APPROVE, '**/.env': true }), false);
+  assert.equal(editNeedsConfirmation('src/app.ts', { '**/*': true, 'src/**': false }), true);
+  // Nothing matching means nothing approved it.
+  assert.equal(editNeedsConfirmation('src/app.ts', { 'docs/**': true }), true);
 });
