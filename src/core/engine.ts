@@ -1,0 +1,519 @@
+// applyBlocks: place every SEARCH/REPLACE block of a batch, in order, each against the text the earlier
+// ones left, and report everything in ORIGINAL coordinates. Atomic: content and edits only when every
+// block placed. Pure (no I/O, no vscode), so the extension, the web worker and the CLI share it.
+
+import {
+  ApplyOptions,
+  ApplyResult,
+  BatchStatus,
+  BlockOutcome,
+  Candidate,
+  LineRange,
+  SearchReplaceBlock,
+  TextEdit,
+  Tier,
+} from './types';
+import { DocLines, splitBlockLines } from './lines';
+import { Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
+import { buildReplacement, relateRegion, ReplacementLine } from './transform';
+import { LineLedger } from './ledger';
+import { findFuzzyCandidates, similarity } from './fuzzy';
+import { formatMessage } from './message';
+
+const DEFAULT_LINE_HINT_WINDOW = 20;
+const DEFAULT_MAX_CANDIDATES = 3;
+const DEFAULT_MIN_SCORE = 0.5;
+/** How far the best fuzzy candidate must lead the next one for fuzzyApply to place it. */
+export const FUZZY_APPLY_MARGIN = 0.05;
+
+interface Settings {
+  fileName: string;
+  markdown: boolean;
+  lineHint?: number;
+  lineHintWindow: number;
+  maxCandidates: number;
+  minScore: number;
+  fuzzyApply?: number;
+  autoApplyNormalized: boolean;
+  preserveQuoteStyle: boolean;
+  choices: Record<number, LineRange>;
+}
+
+function settingsFrom(options: ApplyOptions): Settings {
+  const languageId = options.languageId?.toLowerCase();
+  return {
+    fileName: options.fileName ?? 'the file',
+    markdown: languageId === 'markdown' || languageId === 'mdx',
+    lineHint: options.lineHint,
+    lineHintWindow: options.lineHintWindow ?? DEFAULT_LINE_HINT_WINDOW,
+    maxCandidates: Math.max(1, Math.floor(options.maxCandidates ?? DEFAULT_MAX_CANDIDATES)),
+    minScore: options.minScore ?? DEFAULT_MIN_SCORE,
+    fuzzyApply: options.fuzzyApply,
+    autoApplyNormalized: options.autoApplyNormalized ?? true,
+    preserveQuoteStyle: options.preserveQuoteStyle ?? true,
+    choices: options.choices ?? {},
+  };
+}
+
+/** Where a block goes in the working text and what it writes there. */
+interface Placement {
+  /** Working lines [start, end) replaced. */
+  start: number;
+  end: number;
+  lines: ReplacementLine[];
+  /** REPLACE was empty: the lines go away entirely, line breaks included. */
+  remove: boolean;
+  /** Whole-document fill of an empty file (empty SEARCH): the content ends with a line break. */
+  fill?: boolean;
+}
+
+interface Evaluation {
+  outcome: BlockOutcome;
+  placement?: Placement;
+}
+
+/** The state of a batch in progress: the working text and its relation to the original. */
+class Batch {
+  readonly original: DocLines;
+  readonly ledger = new LineLedger();
+  private text: string;
+  private lines: DocLines | undefined;
+
+  constructor(
+    text: string,
+    readonly settings: Settings,
+  ) {
+    this.original = new DocLines(text);
+    this.text = text;
+    this.lines = this.original;
+  }
+
+  get working(): DocLines {
+    return (this.lines ??= new DocLines(this.text));
+  }
+
+  get workingText(): string {
+    return this.text;
+  }
+
+  /** ORIGINAL line range (1-based inclusive) and offsets of working lines [s, e), with the working text. */
+  candidate(s: number, e: number, score: number, note?: string): Candidate {
+    const orig = this.ledger.toOriginal(s, e);
+    const c: Candidate = {
+      startLine: orig.start + 1,
+      endLine: orig.end,
+      score,
+      text: this.working.joined(s, e),
+      start: this.original.starts[orig.start],
+      end: this.original.contentEnd(orig.end - 1),
+    };
+    if (note) c.note = note;
+    return c;
+  }
+
+  range(s: number, e: number): LineRange {
+    const orig = this.ledger.toOriginal(s, e);
+    return { startLine: orig.start + 1, endLine: orig.end };
+  }
+
+  /** Write a placement into the working text and record it. */
+  apply(p: Placement, block: number): void {
+    const doc = this.working;
+    const text = this.text;
+    let from: number;
+    let to: number;
+    let insert: string;
+    if (p.fill) {
+      from = doc.starts[0];
+      to = text.length;
+      const eol = doc.count > 1 ? doc.dominantEol() : '\n';
+      insert = p.lines.length === 0 ? '' : p.lines.map((l) => l.text).join(eol) + eol;
+    } else if (p.remove) {
+      if (p.end < doc.count) {
+        from = doc.starts[p.start];
+        to = doc.starts[p.end];
+      } else {
+        from = p.start > 0 ? doc.contentEnd(p.start - 1) : doc.starts[0];
+        to = text.length;
+      }
+      insert = '';
+    } else {
+      from = doc.starts[p.start];
+      to = doc.contentEnd(p.end - 1);
+      insert = joinPlacement(doc, p);
+    }
+    const newLen = p.fill
+      ? p.lines.length + (p.lines.length > 0 ? 1 : 0)
+      : p.remove
+        ? 0
+        : p.lines.length;
+    this.text = text.slice(0, from) + insert + text.slice(to);
+    this.lines = undefined;
+    this.ledger.place(p.start, p.end, p.fill ? Math.max(newLen, 1) : newLen, insert.length - (to - from), block);
+  }
+
+  /** Minimal non-overlapping edits against the original, one per edited region, common lines trimmed. */
+  edits(): TextEdit[] {
+    const orig = this.original;
+    const final = this.text;
+    const out: TextEdit[] = [];
+    let shift = 0;
+    for (const e of this.ledger.all) {
+      const atEnd = e.origEnd === orig.count;
+      const start = atEnd && e.origStart > 0 ? orig.contentEnd(e.origStart - 1) : orig.starts[e.origStart];
+      const end = atEnd ? orig.text.length : orig.starts[e.origEnd];
+      const newText = final.slice(start + shift, end + shift + e.textDelta);
+      shift += e.textDelta;
+      const edit = trimCommonLines(orig.text, start, end, newText);
+      if (edit) out.push(edit);
+    }
+    return out;
+  }
+}
+
+function joinPlacement(doc: DocLines, p: Placement): string {
+  const regionLen = p.end - p.start;
+  const eol = doc.eol(p.start) || doc.dominantEol();
+  let out = '';
+  for (let i = 0; i < p.lines.length; i++) {
+    const line = p.lines[i];
+    out += line.text;
+    if (i === p.lines.length - 1) break;
+    // A line written back unchanged keeps its own line break (mixed-EOL files stay as they were),
+    // except the region's last line, whose break lies outside the replaced range.
+    const f = line.fileLine;
+    out += f !== undefined && f < regionLen - 1 ? doc.eol(p.start + f) : eol;
+  }
+  return out;
+}
+
+/** Lines with their line breaks ("a\n", "b\n", "c"), so that joining them gives the text back. */
+function segments(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+    out.push(text.slice(from, nl + 1));
+    from = nl + 1;
+  }
+  if (from < text.length) out.push(text.slice(from));
+  return out;
+}
+
+/** Drop whole lines the old and new text share at the start and end; undefined when nothing changes. */
+function trimCommonLines(original: string, start: number, end: number, newText: string): TextEdit | undefined {
+  const oldText = original.slice(start, end);
+  if (oldText === newText) return undefined;
+  const a = segments(oldText);
+  const b = segments(newText);
+  let i = 0;
+  let head = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) head += a[i++].length;
+  let j = 0;
+  let tail = 0;
+  while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) {
+    tail += a[a.length - 1 - j].length;
+    j++;
+  }
+  return { start: start + head, end: end - tail, newText: newText.slice(head, newText.length - tail) };
+}
+
+// ---- per-block evaluation -------------------------------------------------------------------------
+
+function outcomeOf(index: number): BlockOutcome {
+  return { index, status: 'not_found', candidates: [], notes: [] };
+}
+
+function isEmptySearch(search: string): boolean {
+  return search.trim() === '';
+}
+
+function replaceLinesOf(block: SearchReplaceBlock): string[] {
+  return splitBlockLines(block.replace);
+}
+
+/** The REPLACE lines written into an occurrence found by tiers 1-9. */
+function placeOccurrence(batch: Batch, block: SearchReplaceBlock, occ: Occurrence): Placement {
+  const doc = batch.working;
+  const fileLines: string[] = [];
+  for (let i = occ.start; i < occ.end; i++) fileLines.push(doc.line(i));
+  return placeRegion(batch, block, occ.start, occ.end, {
+    fileLines,
+    searchLines: occ.searchLines,
+    pairs: occ.searchLines.map((_, k) => [k, k] as const),
+    indent: occ.indent,
+    quotes: occ.quotes,
+    lineNumbersStripped: occ.lineNumbersStripped,
+    restoredTags: occ.restoredTags,
+  });
+}
+
+/** The REPLACE lines written into a region that is not a tier 1-9 occurrence (fuzzy or chosen). */
+function placeLooseRegion(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, s: number, e: number): Placement {
+  const doc = batch.working;
+  const fileLines: string[] = [];
+  for (let i = s; i < e; i++) fileLines.push(doc.line(i));
+  const searchLines = isEmptySearch(block.search) ? [] : spec.lines;
+  const rel = relateRegion(searchLines, fileLines);
+  return placeRegion(batch, block, s, e, {
+    fileLines,
+    searchLines,
+    pairs: rel.pairs,
+    indent: rel.indent,
+    quotes: rel.quotes,
+    lineNumbersStripped: false,
+    restoredTags: [],
+  });
+}
+
+function placeRegion(
+  batch: Batch,
+  block: SearchReplaceBlock,
+  s: number,
+  e: number,
+  rel: Omit<Parameters<typeof buildReplacement>[0], 'replaceLines' | 'keepTrailingWhitespace' | 'preserveQuoteStyle'>,
+): Placement {
+  if (block.replace === '') return { start: s, end: e, lines: [], remove: true };
+  const lines = buildReplacement({
+    ...rel,
+    replaceLines: replaceLinesOf(block),
+    keepTrailingWhitespace: batch.settings.markdown,
+    preserveQuoteStyle: batch.settings.preserveQuoteStyle,
+  });
+  return { start: s, end: e, lines, remove: false };
+}
+
+function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
+  const settings = batch.settings;
+  const outcome = outcomeOf(block.index);
+  const choice = settings.choices[block.index];
+  if (choice) return evaluateChoice(batch, block, choice);
+
+  const doc = batch.working;
+  if (isEmptySearch(block.search)) {
+    if (doc.text.trim() === '') {
+      const lines = block.replace === '' ? [] : replaceLinesOf(block).map((text) => ({ text }));
+      outcome.status = 'applied';
+      outcome.tier = 'exact';
+      outcome.score = 1;
+      outcome.range = batch.range(0, doc.count);
+      outcome.notes.push('empty SEARCH: REPLACE became the content of the empty file');
+      return { outcome, placement: { start: 0, end: doc.count, lines, remove: false, fill: true } };
+    }
+    outcome.status = 'invalid';
+    outcome.notes.push(
+      `empty SEARCH can only fill an empty file, but ${settings.fileName} has ${doc.count} line${doc.count === 1 ? '' : 's'}; quote the lines to change in SEARCH`,
+    );
+    return { outcome };
+  }
+
+  const spec = prepareSearch(block.search);
+  const matcher = new Matcher(doc, spec);
+  const found = matcher.findFirst();
+  if (found) return decideOccurrences(batch, block, found.tier, found.occurrences);
+  return evaluateMiss(batch, block, spec, matcher);
+}
+
+function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, occs: Occurrence[]): Evaluation {
+  const settings = batch.settings;
+  const outcome = outcomeOf(block.index);
+  outcome.tier = tier;
+  const hint = block.startLine ?? settings.lineHint;
+  const firstLine = (o: Occurrence) => batch.range(o.start, o.end).startLine;
+  let occ: Occurrence | undefined;
+  if (occs.length === 1) {
+    occ = occs[0];
+    if (hint !== undefined && Math.abs(firstLine(occ) - hint) > settings.lineHintWindow) {
+      outcome.notes.push(`line hint ${hint} is far from the only match, at line ${firstLine(occ)}`);
+    }
+  } else if (hint !== undefined) {
+    const near = occs
+      .map((o) => ({ o, d: Math.abs(firstLine(o) - hint) }))
+      .filter((x) => x.d <= settings.lineHintWindow)
+      .sort((a, b) => a.d - b.d);
+    if (near.length === 1 || (near.length > 1 && near[0].d < near[1].d)) {
+      occ = near[0].o;
+      const others = occs.filter((o) => o !== occ).map(firstLine);
+      outcome.notes.push(
+        `SEARCH occurs ${occs.length} times; line hint ${hint} picked the one at line ${firstLine(occ)} (others at line${others.length === 1 ? '' : 's'} ${others.join(', ')})`,
+      );
+    }
+  }
+  if (!occ) {
+    outcome.status = 'ambiguous';
+    outcome.candidates = occs.map((o) => batch.candidate(o.start, o.end, 1));
+    if (hint !== undefined) {
+      outcome.notes.push(`line hint ${hint} did not pick a single occurrence within ${settings.lineHintWindow} lines`);
+    }
+    return { outcome };
+  }
+  outcome.notes.push(...occ.notes);
+  const needsConsent = tier !== 'exact' && tier !== 'line-endings';
+  if (needsConsent && !settings.autoApplyNormalized) {
+    outcome.status = 'not_found';
+    outcome.candidates = [
+      batch.candidate(occ.start, occ.end, 1, `${occ.notes.join('; ') || `matched at the ${tier} tier`}; not applied automatically`),
+    ];
+    outcome.notes.push('a normalised match is offered as a candidate because automatic application of normalised matches is off');
+    return { outcome };
+  }
+  outcome.status = 'applied';
+  outcome.score = 1;
+  outcome.range = batch.range(occ.start, occ.end);
+  return { outcome, placement: placeOccurrence(batch, block, occ) };
+}
+
+function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, matcher: Matcher): Evaluation {
+  const settings = batch.settings;
+  const outcome = outcomeOf(block.index);
+  const doc = batch.working;
+
+  // A stale anchor: SEARCH quotes the original text of a region an earlier block has replaced.
+  if (!batch.ledger.isEmpty) {
+    const inOriginal = new Matcher(batch.original, spec).findFirst();
+    if (inOriginal) {
+      for (const o of inOriginal.occurrences) {
+        const edits = batch.ledger.overlapping(o.start, o.end);
+        if (edits.length === 0) continue;
+        const a = Math.min(o.start, ...edits.map((x) => x.origStart));
+        const b = Math.max(o.end, ...edits.map((x) => x.origEnd));
+        const w = batch.ledger.toWorking(a, b);
+        const blocks = [...new Set(edits.flatMap((x) => x.blocks))];
+        const who = blocks.length === 1 ? `block ${blocks[0]}` : `blocks ${blocks.join(', ')}`;
+        const note = `block ${block.index} quotes lines that ${who} replaced`;
+        if (!outcome.notes.includes(note)) outcome.notes.push(note);
+        const text = w.end > w.start ? doc.joined(w.start, w.end) : '';
+        const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
+        if (cand) {
+          cand.score = similarity(spec.lines.join('\n'), text);
+          outcome.candidates.push(cand);
+        }
+      }
+      if (outcome.notes.length > 0) return { outcome };
+    }
+  }
+
+  // SEARCH found only inside lines: not a match, but the whole lines are the obvious candidates.
+  const partial = matcher.findPartial();
+  if (partial.length > 0) {
+    const searchText = spec.lines.join('\n');
+    for (const p of partial.slice(0, settings.maxCandidates)) {
+      const lineNos = p.partialLines.map((l) => batch.range(l, l + 1).startLine);
+      const note = `matched only part of line${lineNos.length === 1 ? '' : 's'} ${lineNos.join(' and ')}`;
+      const c = batch.candidate(p.start, p.end, 0, note);
+      c.score = similarity(searchText, c.text);
+      outcome.candidates.push(c);
+    }
+    outcome.notes.push(
+      partial.length > settings.maxCandidates
+        ? `SEARCH occurs only inside longer lines (${partial.length} places, first ${settings.maxCandidates} shown); SEARCH must quote whole lines`
+        : 'SEARCH occurs only inside longer lines; SEARCH must quote whole lines',
+    );
+    return { outcome };
+  }
+
+  // Tier 10: fuzzy candidates; applied only on request, clearly ahead of the rest.
+  const fuzzy = findFuzzyCandidates(doc.allLines(), spec.lines, {
+    maxCandidates: Math.max(settings.maxCandidates, 2),
+    minScore: settings.minScore,
+  });
+  const windows = fuzzy.windows;
+  if (fuzzy.truncated) {
+    outcome.truncated = true;
+    outcome.notes.push('the fuzzy search stopped at its work cap; closer matches may exist');
+  }
+  const best = windows[0];
+  if (
+    best &&
+    settings.fuzzyApply !== undefined &&
+    !fuzzy.truncated &&
+    best.score >= settings.fuzzyApply &&
+    (windows.length < 2 || best.score - windows[1].score >= FUZZY_APPLY_MARGIN)
+  ) {
+    outcome.status = 'applied';
+    outcome.tier = 'fuzzy';
+    outcome.score = best.score;
+    outcome.range = batch.range(best.start, best.end);
+    outcome.notes.push(`placed by fuzzy match (score ${best.score.toFixed(2)}, fuzzyApply ${settings.fuzzyApply})`);
+    return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
+  }
+  outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
+  if (best && settings.fuzzyApply !== undefined) {
+    outcome.notes.push(
+      best.score < settings.fuzzyApply
+        ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`
+        : `best fuzzy candidate does not lead the next by ${FUZZY_APPLY_MARGIN}; not applied`,
+    );
+  }
+  return { outcome };
+}
+
+function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRange): Evaluation {
+  const outcome = outcomeOf(block.index);
+  const count = batch.original.count;
+  const { startLine, endLine } = choice;
+  if (
+    !Number.isInteger(startLine) ||
+    !Number.isInteger(endLine) ||
+    startLine < 1 ||
+    endLine < startLine ||
+    endLine > count
+  ) {
+    outcome.status = 'invalid';
+    outcome.notes.push(
+      `the chosen place for block ${block.index}, lines ${startLine}-${endLine}, is not a line range of ${batch.settings.fileName} (lines 1-${count})`,
+    );
+    return { outcome };
+  }
+  const w = batch.ledger.toWorking(startLine - 1, endLine);
+  const spec = prepareSearch(block.search);
+  if (!isEmptySearch(block.search)) {
+    const found = new Matcher(batch.working, spec).findFirst();
+    const occ = found?.occurrences.find((o) => o.start === w.start && o.end === w.end);
+    if (found && occ) {
+      outcome.status = 'applied';
+      outcome.tier = found.tier;
+      outcome.score = 1;
+      outcome.range = batch.range(w.start, w.end);
+      outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`, ...occ.notes);
+      return { outcome, placement: placeOccurrence(batch, block, occ) };
+    }
+  }
+  const doc = batch.working;
+  outcome.status = 'applied';
+  outcome.tier = 'fuzzy';
+  outcome.score = isEmptySearch(block.search) ? 0 : similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
+  outcome.range = batch.range(w.start, w.end);
+  outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`);
+  return { outcome, placement: placeLooseRegion(batch, block, spec, w.start, w.end) };
+}
+
+// ---- the batch ------------------------------------------------------------------------------------
+
+export function applyBlocks(
+  documentText: string,
+  blocks: readonly SearchReplaceBlock[],
+  options: ApplyOptions = {},
+): ApplyResult {
+  const settings = settingsFrom(options);
+  const batch = new Batch(documentText, settings);
+  const outcomes: BlockOutcome[] = [];
+  let failure: BatchStatus | undefined;
+  for (const block of blocks) {
+    const { outcome, placement } = evaluateBlock(batch, block);
+    if (placement) batch.apply(placement, block.index);
+    else failure ??= outcome.status as BatchStatus;
+    outcomes.push(outcome);
+  }
+  if (failure) {
+    for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
+  }
+  const status: BatchStatus = failure ?? 'applied';
+  const result: ApplyResult = {
+    status,
+    edits: status === 'applied' ? batch.edits() : [],
+    blocks: outcomes,
+    message: formatMessage({ fileName: settings.fileName, status, blocks: outcomes }),
+  };
+  if (status === 'applied') result.content = batch.workingText;
+  return result;
+}

@@ -1,0 +1,216 @@
+// Per-line normalisations used by the matching tiers. Each is a pure string -> string function so a
+// tier's key for a document line can be computed once and cached.
+
+const SPACE = 32;
+const TAB = 9;
+
+export function isIndentChar(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+/** Leading spaces and tabs (the line's indentation). */
+export function leadingWhitespace(line: string): string {
+  let i = 0;
+  while (i < line.length && isIndentChar(line.charCodeAt(i))) i++;
+  return line.slice(0, i);
+}
+
+export function trimEndWs(line: string): string {
+  let j = line.length;
+  while (j > 0 && isIndentChar(line.charCodeAt(j - 1))) j--;
+  return j === line.length ? line : line.slice(0, j);
+}
+
+export function trimWs(line: string): string {
+  let i = 0;
+  while (i < line.length && isIndentChar(line.charCodeAt(i))) i++;
+  let j = line.length;
+  while (j > i && isIndentChar(line.charCodeAt(j - 1))) j--;
+  return i === 0 && j === line.length ? line : line.slice(i, j);
+}
+
+export function isBlank(line: string): boolean {
+  for (let i = 0; i < line.length; i++) if (!isIndentChar(line.charCodeAt(i))) return false;
+  return true;
+}
+
+// ---- quotes ---------------------------------------------------------------------------------------
+
+export type QuoteFamily = 'single' | 'double';
+
+const SINGLE_QUOTES = "'\u2018\u2019\u201A\u201B\u2039\u203A";
+const DOUBLE_QUOTES = '"\u201C\u201D\u201E\u201F\u00AB\u00BB';
+
+export function quoteFamily(ch: string): QuoteFamily | undefined {
+  if (SINGLE_QUOTES.includes(ch)) return 'single';
+  if (DOUBLE_QUOTES.includes(ch)) return 'double';
+  return undefined;
+}
+
+export function isQuoteChar(ch: string): boolean {
+  return quoteFamily(ch) !== undefined;
+}
+
+const QUOTE_RE = /['"\u2018\u2019\u201A\u201B\u2039\u203A\u201C\u201D\u201E\u201F\u00AB\u00BB]/g;
+
+/** Every quote character (straight, curly, low-9, guillemet) becomes '"'; families are checked separately. */
+export function foldQuotes(line: string): string {
+  QUOTE_RE.lastIndex = 0;
+  return QUOTE_RE.test(line) ? line.replace(QUOTE_RE, '"') : line;
+}
+
+/** The quote characters of a line, in order. */
+export function quoteChars(line: string): string[] {
+  QUOTE_RE.lastIndex = 0;
+  return line.match(QUOTE_RE) ?? [];
+}
+
+// ---- unicode punctuation --------------------------------------------------------------------------
+
+const DASH_RE = /[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]/g;
+const SPACE_RE = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
+const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+const ELLIPSIS_RE = /\u2026/g;
+const NON_ASCII_RE = /[^\x00-\x7F]/;
+
+export type UnicodeKind = 'dashes' | 'special spaces' | 'ellipsis' | 'zero-width characters';
+
+/** Dashes -> '-', NBSP and other spaces -> ' ', ellipsis -> '...', zero-width characters removed. */
+export function foldUnicode(line: string): string {
+  if (!NON_ASCII_RE.test(line)) return line;
+  return line
+    .replace(DASH_RE, '-')
+    .replace(SPACE_RE, ' ')
+    .replace(ELLIPSIS_RE, '...')
+    .replace(ZERO_WIDTH_RE, '');
+}
+
+function unicodeKindOf(ch: string): UnicodeKind | undefined {
+  const test = (re: RegExp) => {
+    re.lastIndex = 0;
+    return re.test(ch);
+  };
+  if (test(DASH_RE)) return 'dashes';
+  if (test(SPACE_RE)) return 'special spaces';
+  if (test(ELLIPSIS_RE)) return 'ellipsis';
+  if (test(ZERO_WIDTH_RE)) return 'zero-width characters';
+  return undefined;
+}
+
+/** Kinds of unicode punctuation one line has and the other has not (what the unicode tier bridged). */
+export function unicodeDifferences(a: string, b: string): UnicodeKind[] {
+  if (!NON_ASCII_RE.test(a) && !NON_ASCII_RE.test(b)) return [];
+  const count = (s: string) => {
+    const m = new Map<string, number>();
+    for (const ch of s) if (unicodeKindOf(ch)) m.set(ch, (m.get(ch) ?? 0) + 1);
+    return m;
+  };
+  const ca = count(a);
+  const cb = count(b);
+  const kinds = new Set<UnicodeKind>();
+  for (const [ch, n] of ca) if ((cb.get(ch) ?? 0) !== n) kinds.add(unicodeKindOf(ch)!);
+  for (const [ch, n] of cb) if ((ca.get(ch) ?? 0) !== n) kinds.add(unicodeKindOf(ch)!);
+  return [...kinds];
+}
+
+// ---- line-number prefixes -------------------------------------------------------------------------
+
+/** `12 | code`, `12: code`, `12→code`, cat -n `    12\tcode`. The space after the separator is part of it. */
+const LINE_NUMBER_RE = /^[ \t]*\d+(?:[ \t]?[|\u2502\u2192:][ ]?|\t)/;
+
+/** The line without a numbered-view prefix, or undefined when it has none. */
+export function stripLineNumber(line: string): string | undefined {
+  const m = LINE_NUMBER_RE.exec(line);
+  return m ? line.slice(m[0].length) : undefined;
+}
+
+// ---- sanitised tags -------------------------------------------------------------------------------
+
+/**
+ * Tags some model providers refuse to emit and replace with short forms. Our own list of the ones
+ * seen in practice; a SEARCH saying `<e>` where the file says `<error>` matches at the sanitised-tags tier.
+ */
+export const SANITIZED_TAGS: ReadonlyArray<readonly [string, string]> = [
+  ['<e>', '<error>'],
+  ['</e>', '</error>'],
+  ['<o>', '<output>'],
+  ['</o>', '</output>'],
+  ['<s>', '<system>'],
+  ['</s>', '</system>'],
+  ['<r>', '<result>'],
+  ['</r>', '</result>'],
+  ['<n>', '<name>'],
+  ['</n>', '</name>'],
+  ['<fnr>', '<function_results>'],
+  ['</fnr>', '</function_results>'],
+  ['<fc>', '<function_calls>'],
+  ['</fc>', '</function_calls>'],
+  ['<m>', '<message>'],
+  ['</m>', '</message>'],
+];
+
+/** Restore sanitised tags; returns the line and which short forms were replaced. */
+export function restoreTags(line: string): { line: string; tags: string[] } {
+  if (!line.includes('<')) return { line, tags: [] };
+  const tags: string[] = [];
+  let out = line;
+  for (const [short, full] of SANITIZED_TAGS) {
+    if (out.includes(short)) {
+      out = out.split(short).join(full);
+      tags.push(short);
+    }
+  }
+  return { line: out, tags };
+}
+
+/** Restore only the given short forms (the ones the match needed) in a REPLACE line. */
+export function restoreSomeTags(line: string, shorts: readonly string[]): string {
+  let out = line;
+  for (const [short, full] of SANITIZED_TAGS) {
+    if (shorts.includes(short) && out.includes(short)) out = out.split(short).join(full);
+  }
+  return out;
+}
+
+// ---- whitespace between tokens --------------------------------------------------------------------
+
+function isWordCode(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127
+  );
+}
+
+function isSpaceCode(c: number): boolean {
+  return c === SPACE || c === TAB || c === 0x0b || c === 0x0c || c === 0x0d;
+}
+
+/**
+ * Whitespace-insensitive key: whitespace disappears except a single space between two word
+ * characters, so `f(a,b)` == `f(a, b)` but `return x` != `returnx`.
+ */
+export function tokenKey(line: string): string {
+  let out = '';
+  let pendingSpace = false;
+  let lastWord = false;
+  let runStart = -1;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (isSpaceCode(c)) {
+      if (runStart !== -1) {
+        out += line.slice(runStart, i);
+        runStart = -1;
+      }
+      pendingSpace = out.length > 0;
+      continue;
+    }
+    const word = isWordCode(c);
+    if (pendingSpace) {
+      if (word && lastWord) out += ' ';
+      pendingSpace = false;
+    }
+    if (runStart === -1) runStart = i;
+    lastWord = word;
+  }
+  if (runStart !== -1) out += line.slice(runStart);
+  return out;
+}
