@@ -1,8 +1,43 @@
-// Activation reads as a table of contents: one registerX(context) per feature.
+// Activation reads as a table of contents: one registerX(context) per feature. Every disposable goes
+// into context.subscriptions.
 import * as vscode from 'vscode';
+import { ApplyService } from './applyService';
+import { registerBlockSources } from './blockSources';
+import { registerCandidateView } from './candidateView';
+import { EditorHistory } from './editorHistory';
+import { Feedback } from './feedback';
+import { registerLog } from './log';
+import { BlockPasteProvider, registerPasteProvider } from './pasteProvider';
+import { registerPendingCommands } from './pendingCommands';
+import { PendingStore } from './pendingStore';
+import { registerPreview } from './preview';
 
-export function activate(context: vscode.ExtensionContext): void {
-  void context;
+/** What activate() returns: the shared services, for integration tests and for companion features. */
+export interface ResilientApplyApi {
+  applyService: ApplyService;
+  pendingStore: PendingStore;
+  pasteProvider: BlockPasteProvider;
+}
+
+/** The services every feature shares: the log, the apply service, the pending store, editor history. */
+function registerServices(context: vscode.ExtensionContext) {
+  const log = registerLog(context);
+  const feedback = new Feedback();
+  const applyService = new ApplyService(log, feedback);
+  const pendingStore = new PendingStore(applyService, log);
+  const history = new EditorHistory();
+  context.subscriptions.push(feedback, pendingStore, history);
+  return { log, applyService, pendingStore, history };
+}
+
+export function activate(context: vscode.ExtensionContext): ResilientApplyApi {
+  const { log, applyService, pendingStore, history } = registerServices(context);
+  const pasteProvider = registerPasteProvider(context, applyService, log);
+  registerBlockSources(context, applyService, history);
+  registerCandidateView(context, pendingStore);
+  const preview = registerPreview(context, pendingStore, applyService);
+  registerPendingCommands(context, pendingStore, applyService, preview);
+  return { applyService, pendingStore, pasteProvider };
 }
 
 export function deactivate(): void {

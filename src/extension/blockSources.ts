@@ -1,0 +1,136 @@
+// Ways in besides paste: the clipboard command, blocks sitting in a document (a Markdown chat transcript,
+// an untitled scratch buffer) with a CodeLens above each, "Apply Selected Blocks", and the internal
+// applyText command the chat participant and tests call.
+import * as vscode from 'vscode';
+import { BlockParseError, containsBlocks, parseBlocks } from '../core/parser';
+import type { SearchReplaceBlock } from '../core/types';
+import type { ApplyOutcome, ApplyService } from './applyService';
+import { Commands } from './constants';
+import type { EditorHistory } from './editorHistory';
+import { normalizeBlockPath } from './targets';
+
+/** Arguments of the internal applyText command. */
+export interface ApplyTextArgs {
+  text: string;
+  /** Document for blocks that name no file (uri string); default: the active editor. */
+  target?: string;
+  createMissing?: 'ask' | 'always' | 'never';
+  notify?: boolean;
+  source?: string;
+}
+
+/** "Resilient Apply: Apply Blocks from Clipboard": the active editor, or the files the blocks name. */
+export async function applyFromClipboard(service: ApplyService, history: EditorHistory): Promise<ApplyOutcome> {
+  const text = await vscode.env.clipboard.readText();
+  if (!containsBlocks(text)) {
+    const summary = text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE).';
+    void vscode.window.showWarningMessage(summary);
+    return { status: 'invalid', summary };
+  }
+  const fallback = vscode.window.activeTextEditor?.document.uri ?? history.target();
+  return service.applyText(text, { fallback, source: 'clipboard', sourceName: 'the clipboard' });
+}
+
+/** Where a block's CodeLens goes: the file path or opening fence just above the SEARCH marker, if any. */
+function lensLine(document: vscode.TextDocument, block: SearchReplaceBlock): number {
+  let line = Math.max(0, block.sourceLine - 1);
+  for (let up = 0; up < 2 && line > 0; up++) {
+    const above = document.lineAt(line - 1).text.trim();
+    const isFence = /^(`{3,}|~{3,})/.test(above);
+    const isPath = block.filePath !== undefined && above !== '' && above.includes(normalizeBlockPath(block.filePath));
+    if (!isFence && !isPath) {
+      break;
+    }
+    line--;
+  }
+  return line;
+}
+
+/** Languages/schemes whose documents get "Apply to ..." lenses above the blocks they hold. */
+const BLOCK_DOCUMENT_SELECTOR: vscode.DocumentSelector = [{ language: 'markdown' }, { language: 'plaintext' }, { scheme: 'untitled' }];
+
+class BlockLensProvider implements vscode.CodeLensProvider {
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const text = document.getText();
+    if (!containsBlocks(text)) {
+      return [];
+    }
+    let blocks: SearchReplaceBlock[];
+    try {
+      blocks = parseBlocks(text);
+    } catch (error) {
+      if (error instanceof BlockParseError) {
+        const line = Math.min(Math.max(0, error.info.line - 1), document.lineCount - 1);
+        return [
+          new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+            title: `$(error) Block ${error.info.block} is malformed at line ${error.info.line}: expected ${error.info.expected}`,
+            command: '',
+          }),
+        ];
+      }
+      throw error;
+    }
+    const lenses: vscode.CodeLens[] = [];
+    const uri = document.uri.toString();
+    blocks.forEach((block, i) => {
+      const line = lensLine(document, block);
+      const range = new vscode.Range(line, 0, line, 0);
+      const title = block.filePath ? `$(play) Apply to ${normalizeBlockPath(block.filePath)}` : '$(play) Apply to active editor';
+      lenses.push(new vscode.CodeLens(range, { title, command: Commands.applyBlocksInDocument, arguments: [uri, [block.index]], tooltip: `Apply block ${block.index}` }));
+      if (i === 0 && blocks.length > 1) {
+        lenses.push(new vscode.CodeLens(range, { title: `$(run-all) Apply all ${blocks.length} blocks`, command: Commands.applyBlocksInDocument, arguments: [uri] }));
+      }
+    });
+    return lenses;
+  }
+}
+
+/** Applies blocks held in a document (all, or those with the given indexes) to their targets. */
+async function applyBlocksInDocument(service: ApplyService, history: EditorHistory, uri: string, indexes?: number[]): Promise<ApplyOutcome> {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  if (!document) {
+    return { status: 'refused', summary: 'The document holding the blocks was closed.' };
+  }
+  const parsed = service.parse(document.getText(), document.uri.scheme === 'untitled' ? document.uri.path : vscode.workspace.asRelativePath(document.uri));
+  if (parsed.error !== undefined) {
+    void vscode.window.showErrorMessage(parsed.error);
+    return { status: 'invalid', summary: parsed.error };
+  }
+  const blocks = indexes ? parsed.blocks.filter((b) => indexes.includes(b.index)) : parsed.blocks;
+  if (blocks.length === 0) {
+    const summary = 'Those blocks are no longer in the document.';
+    void vscode.window.showWarningMessage(summary);
+    return { status: 'refused', summary };
+  }
+  return service.applyBlocks(blocks, { fallback: history.target(document.uri), source: 'codelens' });
+}
+
+/** "Apply Selected Blocks": the blocks inside the selection(s) of the active editor. */
+async function applySelectedBlocks(service: ApplyService, history: EditorHistory): Promise<ApplyOutcome> {
+  const editor = vscode.window.activeTextEditor;
+  const text = editor ? editor.selections.map((s) => editor.document.getText(s)).join('\n') : '';
+  if (!editor || text.trim() === '') {
+    const summary = 'Select the SEARCH/REPLACE blocks to apply first.';
+    void vscode.window.showWarningMessage(summary);
+    return { status: 'invalid', summary };
+  }
+  return service.applyText(text, { fallback: history.target(editor.document.uri), source: 'selection', sourceName: 'the selection' });
+}
+
+/** Clipboard command, block-document CodeLens, Apply Selected Blocks and the internal applyText command. */
+export function registerBlockSources(context: vscode.ExtensionContext, service: ApplyService, history: EditorHistory): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(Commands.applyFromClipboard, () => applyFromClipboard(service, history)),
+    vscode.commands.registerCommand(Commands.applySelectedBlocks, () => applySelectedBlocks(service, history)),
+    vscode.commands.registerCommand(Commands.applyBlocksInDocument, (uri: string, indexes?: number[]) => applyBlocksInDocument(service, history, uri, indexes)),
+    vscode.commands.registerCommand(Commands.applyText, (args: ApplyTextArgs) =>
+      service.applyText(args.text, {
+        fallback: args.target ? vscode.Uri.parse(args.target) : vscode.window.activeTextEditor?.document.uri,
+        source: args.source ?? 'command',
+        createMissing: args.createMissing,
+        notify: args.notify,
+      }),
+    ),
+    vscode.languages.registerCodeLensProvider(BLOCK_DOCUMENT_SELECTOR, new BlockLensProvider()),
+  );
+}

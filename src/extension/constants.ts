@@ -1,0 +1,50 @@
+// Every identifier the manifest (package.json "contributes") also names lives here, so a rename is one edit
+// in this file plus one in package.json.
+
+export const EXTENSION_ID = 'resilient-apply.resilient-apply';
+export const CONFIG_SECTION = 'resilientApply';
+export const OUTPUT_CHANNEL_NAME = 'Resilient Apply';
+
+/** Scheme of the virtual "after" documents shown by Preview (vscode.diff of the live document vs the result). */
+export const PREVIEW_SCHEME = 'resilient-apply-preview';
+
+export const Commands = {
+  // In the command palette.
+  applyFromClipboard: 'resilientApply.applyFromClipboard',
+  applySelectedBlocks: 'resilientApply.applySelectedBlocks',
+  chooseCandidate: 'resilientApply.chooseCandidate',
+  acceptBestCandidate: 'resilientApply.acceptBestCandidate',
+  dismissPending: 'resilientApply.dismissPending',
+  showLog: 'resilientApply.showLog',
+  // Internal: CodeLens rows, the status bar item, paste follow-ups and the chat participant call these.
+  applyCandidate: 'resilientApply.applyCandidate',
+  previewCandidate: 'resilientApply.previewCandidate',
+  dismissBatch: 'resilientApply.dismissBatch',
+  applyBlocksInDocument: 'resilientApply.applyBlocksInDocument',
+  applyText: 'resilientApply.applyText',
+} as const;
+
+export const ContextKeys = {
+  /** Some batch has choices open (anywhere). */
+  hasPending: 'resilientApply.hasPending',
+  /** The active editor shows choices of a pending batch. */
+  editorHasPending: 'resilientApply.editorHasPending',
+} as const;
+
+/** Theme colours contributed in package.json "contributes.colors". */
+export const Colors = {
+  candidateBackground: 'resilientApply.candidateBackground',
+  candidateBorder: 'resilientApply.candidateBorder',
+  bestCandidateBackground: 'resilientApply.bestCandidateBackground',
+  readyBackground: 'resilientApply.readyBackground',
+  appliedBackground: 'resilientApply.appliedBackground',
+  overviewRuler: 'resilientApply.candidateOverviewRuler',
+} as const;
+
+/** Kind of our paste edit, as users would name it in `editor.pasteAs.preferences`. */
+export const PASTE_KIND_PARTS = ['resilientApply', 'searchReplace'] as const;
+
+/** How long the changed lines stay highlighted after an apply. */
+export const FLASH_MS = 1500;
+/** Debounce for re-matching pending blocks after the document changed. */
+export const REMATCH_DEBOUNCE_MS = 250;

@@ -1,0 +1,160 @@
+// Paste: when the pasted text holds SEARCH/REPLACE blocks, offer "Apply SEARCH/REPLACE blocks" instead of
+// inserting the raw markers. The edit inserts nothing at the cursor; a batch that places itself rides along
+// as the paste's additionalEdit (so paste + apply is one undo step), anything needing a choice or a
+// question (near miss, ambiguity, new file, malformed input) runs the apply flow right after the paste.
+import * as vscode from 'vscode';
+import { containsBlocks } from '../core/parser';
+import type { ApplyService, BatchPlan } from './applyService';
+import { PASTE_KIND_PARTS } from './constants';
+import type { Log } from './log';
+import { readSettings } from './settings';
+
+/** Languages where pasted blocks are more likely prose to keep: there plain text stays the default. */
+const PROSE_LANGUAGES = new Set(['markdown', 'plaintext', 'mdx', 'restructuredtext', 'asciidoc', 'latex']);
+
+type FollowUp =
+  | { kind: 'applied'; plan: BatchPlan }
+  | { kind: 'flow'; text: string }
+  | { kind: 'error'; message: string };
+
+/** Our paste edit, remembering what to do once VS Code applies it. */
+export class BlockPasteEdit extends vscode.DocumentPasteEdit {
+  constructor(
+    insertText: string,
+    title: string,
+    readonly followUp: FollowUp,
+    readonly target: vscode.Uri,
+  ) {
+    super(insertText, title, BlockPasteProvider.kind);
+  }
+}
+
+export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<BlockPasteEdit> {
+  static readonly kind = vscode.DocumentDropOrPasteEditKind.Empty.append(...PASTE_KIND_PARTS);
+
+  constructor(
+    private readonly service: ApplyService,
+    private readonly log: Log,
+  ) {}
+
+  async provideDocumentPasteEdits(
+    document: vscode.TextDocument,
+    ranges: readonly vscode.Range[],
+    dataTransfer: vscode.DataTransfer,
+    context: vscode.DocumentPasteEditContext,
+    token: vscode.CancellationToken,
+  ): Promise<BlockPasteEdit[] | undefined> {
+    if (context.only && !context.only.intersects(BlockPasteProvider.kind)) {
+      return undefined;
+    }
+    const item = dataTransfer.get('text/plain');
+    if (!item) {
+      return undefined;
+    }
+    const text = await item.asString();
+    if (token.isCancellationRequested || !containsBlocks(text)) {
+      return undefined;
+    }
+    const selections = ranges.filter((r) => !r.isEmpty);
+    if (ranges.length > 1 && selections.length > 0) {
+      return undefined; // One insert text for several selections cannot keep each of them.
+    }
+    // Pasting over a selection keeps it: the blocks say what to change, not the selection.
+    const insertText = selections.length === 1 ? document.getText(selections[0]) : '';
+    const settings = readSettings(document.uri);
+    const preferPlainText = PROSE_LANGUAGES.has(document.languageId) || !settings.pasteApplyByDefault;
+
+    const make = (title: string, followUp: FollowUp): BlockPasteEdit[] => {
+      const edit = new BlockPasteEdit(insertText, title, followUp, document.uri);
+      if (preferPlainText) {
+        edit.yieldTo = [vscode.DocumentDropOrPasteEditKind.Text];
+      }
+      return [edit];
+    };
+
+    const parsed = this.service.parse(text, 'the pasted text');
+    if (parsed.error !== undefined) {
+      return make('Apply SEARCH/REPLACE blocks (malformed, shows the error)', { kind: 'error', message: parsed.error });
+    }
+    const n = parsed.blocks.length;
+    const plan = await this.service.plan(parsed.blocks, document.uri, 'paste');
+    if (token.isCancellationRequested) {
+      return undefined;
+    }
+    const title = `Apply SEARCH/REPLACE blocks (${n} block${n === 1 ? '' : 's'})`;
+    if (this.service.isReady(plan) && plan.newFiles.length === 0 && !this.overlapsSelection(plan, document, selections)) {
+      const edits = make(title, { kind: 'applied', plan });
+      edits[0].additionalEdit = this.service.buildEdit(plan);
+      return edits;
+    }
+    const waiting = this.service.unresolved(plan).length;
+    const suffix = plan.problems.length > 0 ? 'cannot apply, shows why' : waiting > 0 ? `${waiting} to choose` : `${n} block${n === 1 ? '' : 's'}`;
+    return make(`Apply SEARCH/REPLACE blocks (${suffix})`, { kind: 'flow', text });
+  }
+
+  private overlapsSelection(plan: BatchPlan, document: vscode.TextDocument, selections: readonly vscode.Range[]): boolean {
+    const part = plan.parts.find((p) => p.uri.toString() === document.uri.toString());
+    if (!part || selections.length === 0) {
+      return false;
+    }
+    return part.result.edits.some((e) => {
+      const range = new vscode.Range(document.positionAt(e.start), document.positionAt(e.end));
+      return selections.some((s) => s.intersection(range) !== undefined || s.contains(range.start));
+    });
+  }
+
+  /** Called by VS Code just before our edit is applied: arm the follow-up (feedback, or the apply flow). */
+  resolveDocumentPasteEdit(edit: BlockPasteEdit): BlockPasteEdit {
+    this.runFollowUp(edit);
+    return edit;
+  }
+
+  /** What happens after the paste edit lands. Public so tests can drive it without a real paste. */
+  runFollowUp(edit: BlockPasteEdit): void {
+    const followUp = edit.followUp;
+    if (followUp.kind === 'error') {
+      this.log.warn(`[paste] ${followUp.message}`);
+      setTimeout(() => void vscode.window.showErrorMessage(followUp.message), 0);
+      return;
+    }
+    if (followUp.kind === 'flow') {
+      // Let the (empty) paste land first; the flow matches the live text again anyway.
+      setTimeout(() => void this.service.applyText(followUp.text, { fallback: edit.target, source: 'paste', sourceName: 'the pasted text' }), 50);
+      return;
+    }
+    this.whenApplied(followUp.plan);
+  }
+
+  /** Flashes the changed lines and shows the status message once the paste (with our additionalEdit) lands. */
+  private whenApplied(plan: BatchPlan): void {
+    const first = plan.parts[0];
+    if (!first) {
+      return;
+    }
+    const expected = first.result.content;
+    const listener = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.uri.toString() !== first.uri.toString() || e.document.getText() !== expected) {
+        return;
+      }
+      done();
+      this.service.reportApplied(plan, 'paste');
+    });
+    const timer = setTimeout(() => done(), 10_000);
+    const done = () => {
+      clearTimeout(timer);
+      listener.dispose();
+    };
+  }
+}
+
+/** Registers the paste provider for every document; it only answers when the pasted text holds blocks. */
+export function registerPasteProvider(context: vscode.ExtensionContext, service: ApplyService, log: Log): BlockPasteProvider {
+  const provider = new BlockPasteProvider(service, log);
+  context.subscriptions.push(
+    vscode.languages.registerDocumentPasteEditProvider('*', provider, {
+      providedPasteEditKinds: [BlockPasteProvider.kind],
+      pasteMimeTypes: ['text/plain'],
+    }),
+  );
+  return provider;
+}

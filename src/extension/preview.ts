@@ -1,0 +1,74 @@
+// Preview: vscode.diff of the live document (left, still editable) against a virtual read-only document
+// holding the text the document would have with the block applied at the chosen candidate.
+import * as vscode from 'vscode';
+import type { ApplyService, BlockChoice } from './applyService';
+import { Commands, PREVIEW_SCHEME } from './constants';
+import type { CandidateChoice, PendingStore } from './pendingStore';
+
+/** Serves preview texts by URI; keeps the last few so re-opened diff tabs still show something. */
+export class PreviewContentProvider implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private next = 1;
+
+  /** Stores `text` and returns a URI that shows it; the path keeps the file's name for syntax colouring. */
+  put(source: vscode.Uri, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: source.path.startsWith('/') ? source.path : `/${source.path}`, query: `v${this.next++}` });
+    this.texts.set(uri.toString(), text);
+    while (this.texts.size > 20) {
+      const oldest = this.texts.keys().next().value as string;
+      this.texts.delete(oldest);
+    }
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '(This preview has expired. Choose Preview again.)';
+  }
+}
+
+/**
+ * Opens the diff for a candidate. Returns the preview URI (tests and the chat participant use it), or
+ * undefined with a message when the choice is gone or cannot be placed there.
+ */
+export async function previewChoice(store: PendingStore, service: ApplyService, provider: PreviewContentProvider, choice: CandidateChoice): Promise<vscode.Uri | undefined> {
+  const found = store.get(choice.batchId) && store.partsFor(vscode.Uri.parse(choice.uri)).find((p) => p.batch.id === choice.batchId);
+  if (!found) {
+    void vscode.window.showWarningMessage('That choice is no longer pending (it was applied or dismissed).');
+    return undefined;
+  }
+  const { part } = found;
+  const extra: Record<number, BlockChoice> = {};
+  if (choice.blockIndex !== undefined && choice.startLine !== undefined && choice.endLine !== undefined) {
+    if (choice.version !== undefined && choice.version !== part.version) {
+      // Shown for an older version: use the refreshed candidate with the same text, if there still is one.
+      const outcome = part.result.blocks.find((b) => b.index === choice.blockIndex);
+      const same = outcome?.candidates.find((c) => c.text === choice.text);
+      if (!same) {
+        void vscode.window.showWarningMessage(`${part.label} changed and that candidate is gone; look at the refreshed ones.`);
+        return undefined;
+      }
+      extra[choice.blockIndex] = { range: { startLine: same.startLine, endLine: same.endLine }, version: part.version, text: same.text };
+    } else {
+      extra[choice.blockIndex] = { range: { startLine: choice.startLine, endLine: choice.endLine }, version: part.version, text: choice.text ?? '' };
+    }
+  }
+  const content = service.previewContent(part, extra);
+  if (content === undefined) {
+    void vscode.window.showWarningMessage(`The block cannot be placed at lines ${choice.startLine}-${choice.endLine} of ${part.label}.`);
+    return undefined;
+  }
+  const uri = provider.put(part.uri, content);
+  const where = choice.startLine !== undefined ? `block ${choice.blockIndex} at lines ${choice.startLine}-${choice.endLine}` : 'all blocks';
+  await vscode.commands.executeCommand('vscode.diff', part.uri, uri, `${part.label} ↔ ${where} (preview)`, { preview: true });
+  return uri;
+}
+
+/** The preview scheme and the internal Preview command used by CodeLens rows, hovers and Quick Pick. */
+export function registerPreview(context: vscode.ExtensionContext, store: PendingStore, service: ApplyService): PreviewContentProvider {
+  const provider = new PreviewContentProvider();
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
+    vscode.commands.registerCommand(Commands.previewCandidate, (choice: CandidateChoice) => previewChoice(store, service, provider, choice)),
+  );
+  return provider;
+}
