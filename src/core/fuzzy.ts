@@ -35,6 +35,8 @@ export const DEFAULT_FUZZY_WORK_CAP = 24_000_000;
 const SHORT_STRING = 20;
 /** Line pairs scoring below this get no alignment credit (shared vocabulary is not a match). */
 const LINE_CREDIT_FLOOR = 0.5;
+/** A fused/split pairing must beat the best single-line pairing by this much to count double. */
+const FUSE_GAIN = 0.1;
 const HASH_SIZE = 1 << 16;
 const LINE_START = 10; // '\n': never part of a line's content, so it marks where a line begins
 
@@ -78,22 +80,24 @@ function bigramCodes(s: string): Uint32Array {
 }
 
 function isSpace(c: number): boolean {
-  return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    c === 0xa0 ||
-    c === 0xfeff ||
-    (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0x1680
-  );
+  if (c > 32) {
+    if (c < 0xa0) return false;
+    return (
+      c === 0xa0 ||
+      c === 0xfeff ||
+      (c >= 0x2000 && c <= 0x200b) ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0x1680
+    );
+  }
+  return c === 32 || (c >= 9 && c <= 13);
 }
 
-function hashBigram(c1: number, c2: number): number {
-  // Exact (collision-free) for ASCII pairs; other pairs may collide, which only blurs the prefilter.
-  return ((c1 << 7) ^ c2 ^ (c1 >>> 9)) & 0xffff;
+/** Multiplicative hash of a character pair; the prefilter samples on its top bits and indexes by its middle bits. */
+function mixBigram(c1: number, c2: number): number {
+  return Math.imul(((c1 << 16) | c2) ^ (c1 >>> 16), 0x9e3779b1);
 }
 
 /** Trim and collapse inner whitespace runs: the text the full scorer compares. */
@@ -136,7 +140,15 @@ export function findFuzzyCandidates(
   const seeds: FuzzyWindow[] = [];
   for (const seed of pre.seeds) {
     if (budget.used > budget.cap) break;
-    seeds.push({ start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) });
+    let best: FuzzyWindow = { start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) };
+    // In repetitive code the bag-of-bigrams prefilter can sit a few lines off the true region;
+    // lines that equal SEARCH lines vote for where it really starts.
+    const voted = scorer.realign(seed.start, seed.end);
+    if (voted && (voted.start !== best.start || voted.end !== best.end)) {
+      const score = scoreOf(voted.start, voted.end);
+      if (score > best.score) best = { ...voted, score };
+    }
+    seeds.push(best);
   }
   seeds.sort(byScoreThenStart);
 
@@ -220,14 +232,14 @@ function prefilter(
   const prefilterCap = budget.cap * 0.85;
   const n = search.length;
 
-  // Content-defined sampling: keep only bigrams whose hash falls in 1/2^shift of the table, chosen
-  // the same way on both sides, so large SEARCH blocks cost a fraction of the table updates while
-  // the estimate stays unbiased. Small blocks keep every bigram.
+  // Content-defined sampling: keep only bigrams whose hash has its top bits clear, chosen the same
+  // way on both sides, so a large SEARCH block costs a fraction of the table updates while the
+  // estimate stays unbiased. Blocks under ~512 characters keep every bigram.
   let searchChars = 0;
   for (const line of search) searchChars += line.length;
-  let sampleMask = 0;
-  if (searchChars >= 2400) sampleMask = 3;
-  else if (searchChars >= 1200) sampleMask = 1;
+  let sampleBits = 0;
+  while (sampleBits < 6 && searchChars >> (sampleBits + 1) >= 256) sampleBits++;
+  const sampleShift = 32 - sampleBits;
 
   const searchCount = new Int32Array(HASH_SIZE);
   let searchSize = 0;
@@ -236,17 +248,17 @@ function prefilter(
     for (let i = 0; i < line.length; i++) {
       const c = line.charCodeAt(i);
       if (isSpace(c)) continue;
-      const h = hashBigram(prev, c);
+      const h = mixBigram(prev, c);
       prev = c;
-      if ((h & sampleMask) !== 0) continue;
-      searchCount[h]++;
+      if (sampleBits > 0 && h >>> sampleShift !== 0) continue;
+      searchCount[(h >>> 8) & 0xffff]++;
       searchSize++;
     }
   }
 
   let totalChars = 0;
   for (const line of docLines) totalChars += line.length;
-  let codes = new Uint16Array(Math.max(16, Math.min(totalChars >> sampleMask, 1 << 24)));
+  let codes = new Uint16Array(Math.max(16, Math.min(totalChars >> sampleBits, 1 << 24)));
   const lineOffset: number[] = [0];
   const nonBlank: number[] = [];
   const best = new Float64Array(docLines.length).fill(-1);
@@ -274,10 +286,10 @@ function prefilter(
       const c = line.charCodeAt(i);
       if (isSpace(c)) continue;
       visible = true;
-      const h = hashBigram(prev, c);
+      const h = mixBigram(prev, c);
       prev = c;
-      if ((h & sampleMask) !== 0) continue;
-      codes[to++] = h;
+      if (sampleBits > 0 && h >>> sampleShift !== 0) continue;
+      codes[to++] = (h >>> 8) & 0xffff;
     }
     used += line.length + 1;
     if (!visible) continue; // blank line: invisible to the fuzzy tier
@@ -367,12 +379,15 @@ interface DocLine {
  * line stand for two document lines (fused) and the reverse (split).
  */
 class WindowScorer {
-  private readonly ids = new Map<number, number>();
+  private readonly ids: PairIds;
   private readonly searchIds: Int32Array[];
   private readonly bagCount: Int32Array;
   private readonly bagSize: number;
   private readonly scratch: Int32Array;
   private readonly lines = new Map<number, DocLine>();
+  private readonly norms = new Map<number, string>();
+  /** SEARCH line text -> its indexes, for exact-line votes. */
+  private readonly searchIndex = new Map<string, number[]>();
   // The window bag last built by textDice: lines [bagFrom, bagTo), per-id counts, overlap with SEARCH.
   private readonly scratchBag: Int32Array;
   private bagFrom = 0;
@@ -387,20 +402,16 @@ class WindowScorer {
     private readonly budget: Budget,
   ) {
     // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
-    const intern = (code: number): number => {
-      let id = this.ids.get(code);
-      if (id === undefined) {
-        id = this.ids.size;
-        this.ids.set(code, id);
-      }
-      return id;
-    };
+    let chars = 0;
+    for (const line of search) chars += line.length + 1;
+    const ids = new PairIds(chars);
+    this.ids = ids;
     this.searchIds = search.map((line) => {
       const out = new Int32Array(Math.max(0, line.length - 1));
-      for (let i = 0; i < out.length; i++) out[i] = intern(pairCode(line, i));
+      for (let i = 0; i < out.length; i++) out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));
       return out;
     });
-    const startIds = search.map((line) => intern(LINE_START * 65536 + line.charCodeAt(0)));
+    const startIds = search.map((line) => ids.intern(LINE_START, line.charCodeAt(0)));
     this.bagCount = new Int32Array(this.ids.size);
     let size = 0;
     for (let i = 0; i < search.length; i++) {
@@ -411,6 +422,50 @@ class WindowScorer {
     this.bagSize = size;
     this.scratch = new Int32Array(this.ids.size);
     this.scratchBag = new Int32Array(this.ids.size);
+    search.forEach((line, i) => {
+      const list = this.searchIndex.get(line);
+      if (list) list.push(i);
+      else this.searchIndex.set(line, [i]);
+    });
+  }
+
+  /**
+   * The window that document lines equal to SEARCH lines vote for, looking half a block beyond
+   * [a, b) on each side: each such line votes for the start it implies (weighted down when the
+   * line occurs several times in SEARCH). Undefined when fewer than two lines agree.
+   */
+  realign(a: number, b: number): { start: number; end: number } | undefined {
+    const n = this.search.length;
+    const M = this.nonBlank.length;
+    const reach = (n >> 1) + 2;
+    const votes = new Map<number, number>();
+    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
+      const list = this.searchIndex.get(this.norm(j));
+      if (!list) continue;
+      for (const i of list) votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
+    }
+    let bestOffset = 0;
+    let bestVotes = 0;
+    for (const [offset, v] of votes) {
+      if (v > bestVotes || (v === bestVotes && Math.abs(offset - a) < Math.abs(bestOffset - a))) {
+        bestOffset = offset;
+        bestVotes = v;
+      }
+    }
+    if (bestVotes < 2) return undefined;
+    const start = Math.max(0, bestOffset);
+    const end = Math.min(M, bestOffset + n);
+    return end > start ? { start, end } : undefined;
+  }
+
+  private norm(j: number): string {
+    let s = this.norms.get(j);
+    if (s === undefined) {
+      s = normalizeLine(this.docLines[this.nonBlank[j]]);
+      this.norms.set(j, s);
+      this.budget.used += s.length;
+    }
+    return s;
   }
 
   score(a: number, b: number): number {
@@ -420,18 +475,19 @@ class WindowScorer {
   private line(j: number): DocLine {
     let info = this.lines.get(j);
     if (info === undefined) {
-      const norm = normalizeLine(this.docLines[this.nonBlank[j]]);
+      const norm = this.norm(j);
       const ids = new Int32Array(Math.max(0, norm.length - 1));
-      for (let i = 0; i < ids.length; i++) ids[i] = this.ids.get(pairCode(norm, i)) ?? -1;
+      const table = this.ids;
+      for (let i = 0; i < ids.length; i++) ids[i] = table.get(norm.charCodeAt(i), norm.charCodeAt(i + 1));
       const n = this.search.length;
       info = {
         norm,
         ids,
-        startId: this.ids.get(LINE_START * 65536 + norm.charCodeAt(0)) ?? -1,
+        startId: this.ids.get(LINE_START, norm.charCodeAt(0)),
         sim: new Float32Array(n).fill(NaN),
       };
       this.lines.set(j, info);
-      this.budget.used += 2 * norm.length + n;
+      this.budget.used += norm.length + n;
     }
     return info;
   }
@@ -488,6 +544,8 @@ class WindowScorer {
   ): number {
     if (sText === dText) return 1;
     const longer = Math.max(sText.length, dText.length);
+    // Both measures are at most about shorter/longer; below a third no pair can earn credit.
+    if (3 * Math.min(sText.length, dText.length) < longer) return 0;
     if (longer < SHORT_STRING) {
       this.budget.used += longer;
       return 1 - distance(sText, dText) / longer;
@@ -561,7 +619,7 @@ class WindowScorer {
     const cols: DocLine[] = [];
     for (let j = a; j < b; j++) cols.push(this.line(j));
     // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
-    const band = Math.abs(m - n) + 2;
+    const band = Math.abs(m - n) + 1;
     const width = 2 * band + 1;
     const dp = new Float64Array((n + 1) * width).fill(-1);
     const at = (i: number, j: number): number => {
@@ -589,7 +647,12 @@ class WindowScorer {
             prev + 2 > v &&
             plausiblyFused(search[i - 1].length, d1.norm.length, d2.norm.length)
           ) {
-            v = Math.max(v, prev + 2 * credit(this.simFusedDoc(i - 1, d1, d2)));
+            // Counts as two lines only when joining explains SEARCH better than either part alone;
+            // otherwise any short neighbour (a lone brace) could ride along with a long line.
+            const fused = this.simFusedDoc(i - 1, d1, d2);
+            if (fused > Math.max(this.sim(i - 1, d1), this.sim(i - 1, d2)) + FUSE_GAIN) {
+              v = Math.max(v, prev + 2 * credit(fused));
+            }
           }
         }
         if (i > 1 && j > 0) {
@@ -600,7 +663,10 @@ class WindowScorer {
             prev + 2 > v &&
             plausiblyFused(d.norm.length, search[i - 2].length, search[i - 1].length)
           ) {
-            v = Math.max(v, prev + 2 * credit(this.simFusedSearch(i - 1, d)));
+            const fused = this.simFusedSearch(i - 1, d);
+            if (fused > Math.max(this.sim(i - 2, d), this.sim(i - 1, d)) + FUSE_GAIN) {
+              v = Math.max(v, prev + 2 * credit(fused));
+            }
           }
         }
         dp[i * width + (j - i + band)] = v;
@@ -622,6 +688,43 @@ function plausiblyFused(whole: number, part1: number, part2: number): boolean {
   return whole > Math.max(part1, part2) && whole >= 0.7 * sum && whole <= 1.3 * sum + 2;
 }
 
-function pairCode(s: string, i: number): number {
-  return s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1);
+/** Open-addressing map from a character pair to a dense id; the scorer's hottest lookup. */
+class PairIds {
+  private readonly keys: Int32Array;
+  private readonly values: Int32Array; // id + 1; 0 marks an empty slot
+  private readonly shift: number;
+  size = 0;
+
+  constructor(capacityHint: number) {
+    let bits = 4;
+    while (1 << bits < 2 * capacityHint) bits++;
+    this.keys = new Int32Array(1 << bits);
+    this.values = new Int32Array(1 << bits);
+    this.shift = 32 - bits;
+  }
+
+  /** The id of the pair, or -1 when SEARCH does not contain it. */
+  get(c1: number, c2: number): number {
+    const key = (c1 << 16) | c2;
+    const mask = this.keys.length - 1;
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      const v = this.values[slot];
+      if (v === 0) return -1;
+      if (this.keys[slot] === key) return v - 1;
+    }
+  }
+
+  intern(c1: number, c2: number): number {
+    const key = (c1 << 16) | c2;
+    const mask = this.keys.length - 1;
+    for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
+      const v = this.values[slot];
+      if (v === 0) {
+        this.keys[slot] = key;
+        this.values[slot] = ++this.size;
+        return this.size - 1;
+      }
+      if (this.keys[slot] === key) return v - 1;
+    }
+  }
 }

@@ -1,0 +1,239 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { dice, findFuzzyCandidates, similarity, type FuzzyWindow } from '../../src/core/fuzzy';
+
+// ---- dice / similarity: values computed by hand ----
+
+test('dice: multiset bigram Dice on hand-computed pairs', () => {
+  // night: ni ig gh ht; nacht: na ac ch ht -> 1 common of 8
+  assert.equal(dice('night', 'nacht'), 0.25);
+  // hello: he el ll lo; hallo: ha al ll lo -> 2 common of 8
+  assert.equal(dice('hello', 'hallo'), 0.5);
+  // aaaa: aa x3; aa: aa x1 -> multiset intersection is 1, not 3 -> 2*1/(3+1)
+  assert.equal(dice('aaaa', 'aa'), 0.5);
+  // abab: ab ba ab; baba: ba ab ba -> common ab x1, ba x1 -> 2*2/6
+  assert.equal(dice('abab', 'baba'), 4 / 6);
+  assert.equal(dice('same text', 'same text'), 1);
+  assert.equal(dice('ab', 'cd'), 0);
+  assert.equal(dice('a', 'ab'), 0);
+  assert.equal(dice('', ''), 1);
+  assert.equal(dice('ab', 'ba'), 0);
+});
+
+test('similarity: Levenshtein ratio below 20 characters, Dice from 20 up', () => {
+  // kitten -> sitting: distance 3, longer 7
+  assert.equal(similarity('kitten', 'sitting'), 1 - 3 / 7);
+  assert.equal(similarity('return x;', 'return y;'), 1 - 1 / 9);
+  assert.equal(similarity('', 'abc'), 0);
+  assert.equal(similarity('abc', 'abc'), 1);
+  // two 20-char strings differing in the last character: Dice, 18 of 19 bigrams common
+  const a = 'abcdefghijklmnopqrst';
+  const b = 'abcdefghijklmnopqrsX';
+  assert.equal(similarity(a, b), (2 * 18) / 38);
+  assert.notEqual(similarity(a, b), 1 - 1 / 20);
+});
+
+// ---- a file full of look-alike regions ----
+
+const ENTITIES = ['user', 'order', 'invoice', 'product', 'account', 'session', 'ticket', 'report', 'payment', 'vendor'];
+
+function handler(entity: string, status: number, extra: string): string[] {
+  const cap = entity[0].toUpperCase() + entity.slice(1);
+  return [
+    `export async function load${cap}(req: Request, res: Response): Promise<void> {`,
+    `  const id = parseId(req.params.${entity}Id, '${entity}');`,
+    `  const ${entity} = await db.${entity}s.findOne({ id, deleted: false });`,
+    `  if (!${entity}) {`,
+    `    res.status(${status}).json({ error: '${entity} not found', id });`,
+    `    return;`,
+    `  }`,
+    `  audit.record('load', '${entity}', id, req.user.name);`,
+    `  ${extra}`,
+    `  res.json(serialize${cap}(${entity}, { expand: req.query.expand }));`,
+    `}`,
+    ``,
+  ];
+}
+
+/** Lines of the fixture, and where the target handler (for 'invoice') starts and ends (0-based, end exclusive). */
+function fixture(): { lines: string[]; start: number; end: number } {
+  const lines: string[] = ['// handlers', "import { db, audit } from './db';", ''];
+  let start = -1;
+  for (const [i, entity] of ENTITIES.entries()) {
+    if (entity === 'invoice') start = lines.length;
+    lines.push(...handler(entity, 404, `metrics.count('${entity}.load', 1);`));
+    // A near twin of the target: same entity, different status, extra and tail.
+    if (i === 6) lines.push(...handler('invoice', 410, `cache.touch('invoice', id);`));
+  }
+  return { lines, start, end: start + 11 };
+}
+
+function target(): { lines: string[]; search: string[]; start: number; end: number } {
+  const f = fixture();
+  return { lines: f.lines, search: f.lines.slice(f.start, f.end), start: f.start, end: f.end };
+}
+
+function top(lines: readonly string[], search: readonly string[]): FuzzyWindow {
+  const r = findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0.3 });
+  assert.ok(r.windows.length > 0, 'expected at least one candidate');
+  assert.equal(r.truncated, false);
+  return r.windows[0];
+}
+
+function assertRegion(w: FuzzyWindow, start: number, end: number): void {
+  assert.deepEqual({ start: w.start, end: w.end }, { start, end }, `top candidate ${JSON.stringify(w)}`);
+  assert.ok(w.score > 0.8 && w.score < 1, `score ${w.score}`);
+}
+
+test('fuzzy: a typo finds the true region among look-alikes', () => {
+  const t = target();
+  const search = [...t.search];
+  search[4] = search[4].replace('not found', 'not fuond');
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: a dropped trailing comma finds the true region', () => {
+  const t = target();
+  const lines = [...t.lines];
+  lines[t.start + 2] = '  const invoice = await db.invoices.findOne({ id, deleted: false, });';
+  const search = [...t.search];
+  search[2] = '  const invoice = await db.invoices.findOne({ id, deleted: false });';
+  search[7] = search[7].replace('req.user.name', 'req.user.nam'); // and a second small slip
+  assertRegion(top(lines, search), t.start, t.end);
+});
+
+test('fuzzy: two lines fused into one find the true region', () => {
+  const t = target();
+  const search = [...t.search];
+  search.splice(4, 2, `${search[4].trimEnd()} ${search[5].trim()}`);
+  assert.equal(search.length, t.search.length - 1);
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: one line split in two finds the true region', () => {
+  const t = target();
+  const search = [...t.search];
+  search.splice(9, 1, '  res.json(serializeInvoice(invoice,', '    { expand: req.query.expand }));');
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: an added (invented) first line still lands on the true region', () => {
+  const t = target();
+  const search = ['// load one invoice by id', ...t.search];
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: an added (invented) last line still lands on the true region', () => {
+  const t = target();
+  const search = [...t.search.slice(0, 10), '  logger.debug("done");', t.search[10]];
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: a dropped first line (plus a typo) lands on the lines SEARCH covers', () => {
+  const t = target();
+  const search = t.search.slice(1);
+  search[3] = search[3].replace('error', 'eror');
+  assertRegion(top(t.lines, search), t.start + 1, t.end);
+});
+
+test('fuzzy: a dropped middle line keeps the whole region', () => {
+  const t = target();
+  const search = [...t.search];
+  search.splice(7, 1);
+  search[0] = search[0].replace('Promise<void>', 'Promise<void >');
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: indentation and blank-line drift are ignored in scoring', () => {
+  const t = target();
+  const search = t.search.map((l) => `\t\t${l.replace(/^ +/, (m) => '\t'.repeat(m.length / 2))}`);
+  search[7] = search[7].replace("'load'", "'lod'");
+  search.splice(3, 0, '', '   ');
+  assertRegion(top(t.lines, search), t.start, t.end);
+});
+
+test('fuzzy: the near twin ranks below the true region, and candidates never overlap', () => {
+  const t = target();
+  const search = [...t.search];
+  search[4] = search[4].replace('not found', 'missing');
+  const r = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0 });
+  assert.equal(r.windows[0].start, t.start);
+  const twinStart = t.lines.indexOf("    res.status(410).json({ error: 'invoice not found', id });") - 4;
+  assert.equal(r.windows[1].start, twinStart, JSON.stringify(r.windows));
+  assert.ok(r.windows[0].score > r.windows[1].score);
+  assert.equal(r.windows.length, 5);
+  for (let i = 0; i < r.windows.length; i++) {
+    const w = r.windows[i];
+    assert.ok(w.start < w.end && w.score >= 0 && w.score <= 1);
+    if (i > 0) assert.ok(w.score <= r.windows[i - 1].score, 'best first');
+    for (let j = 0; j < i; j++) {
+      const o = r.windows[j];
+      assert.ok(w.end <= o.start || o.end <= w.start, `${JSON.stringify(w)} overlaps ${JSON.stringify(o)}`);
+    }
+  }
+});
+
+test('fuzzy: minScore filters weak candidates; unrelated text yields none', () => {
+  const t = target();
+  const search = [...t.search];
+  search[4] = search[4].replace('not found', 'missing');
+  const strict = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0.95 });
+  assert.equal(strict.windows.length, 1);
+  assert.ok(strict.windows[0].score >= 0.95);
+  assert.equal(strict.windows[0].start, t.start);
+  const none = findFuzzyCandidates(t.lines, ['SELECT name FROM pg_catalog.pg_tables', 'WHERE schemaname = $1;'], {
+    maxCandidates: 3,
+    minScore: 0.5,
+  });
+  assert.deepEqual(none.windows, []);
+});
+
+test('fuzzy: trailing \\r is ignored and the region maps back to document lines around blank lines', () => {
+  const doc = ['alpha();', '', 'const total = items.reduce((sum, x) => sum + x.price, 0);', '', '', 'return total;', 'omega();'];
+  const crlf = doc.map((l) => `${l}\r`);
+  const search = ['const total = items.reduce((sum, x) => sum + x.cost, 0);', 'return total;'];
+  for (const lines of [doc, crlf]) {
+    const r = findFuzzyCandidates(lines, search, { maxCandidates: 1, minScore: 0.5 });
+    assert.deepEqual(
+      r.windows.map((w) => [w.start, w.end]),
+      [[2, 6]],
+    );
+  }
+});
+
+test('fuzzy: degenerate inputs', () => {
+  assert.deepEqual(findFuzzyCandidates([], ['x'], { maxCandidates: 3, minScore: 0 }), { windows: [], truncated: false });
+  assert.deepEqual(findFuzzyCandidates(['a', 'b'], ['', '  '], { maxCandidates: 3, minScore: 0 }), {
+    windows: [],
+    truncated: false,
+  });
+  assert.deepEqual(findFuzzyCandidates(['a', 'b'], ['a'], { maxCandidates: 0, minScore: 0 }).windows, []);
+  // SEARCH longer than the whole document: the document is the one window
+  const r = findFuzzyCandidates(['let a = 1;', 'let b = 2;'], ['let a = 1;', 'let b = 2;', 'let c = 3;', 'let d = 4;'], {
+    maxCandidates: 3,
+    minScore: 0,
+  });
+  assert.deepEqual(
+    r.windows.map((w) => [w.start, w.end]),
+    [[0, 2]],
+  );
+  // a short single line: Levenshtein decides
+  const s = findFuzzyCandidates(['foo();', 'bar();', 'baz();'], ['bax();'], { maxCandidates: 2, minScore: 0.5 });
+  assert.equal(s.windows.length, 2);
+  assert.ok([1, 2].includes(s.windows[0].start));
+});
+
+test('fuzzy: the work cap truncates a huge adversarial input deterministically', () => {
+  // 200k long lines sharing one alphabet: every window looks alike and the scan is expensive.
+  const line = 'ab'.repeat(200);
+  const lines = Array.from({ length: 200_000 }, (_, i) => (i % 7 === 0 ? line.replace('ab', 'ba') : line));
+  const search = Array.from({ length: 400 }, () => line.replace('b', 'c'));
+  const a = findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0, workCap: 2_000_000 });
+  assert.equal(a.truncated, true);
+  const b = findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0, workCap: 2_000_000 });
+  assert.deepEqual(a, b);
+  // the default cap also stops it
+  assert.equal(findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0 }).truncated, true);
+  // and a small input under the same cap is not truncated
+  assert.equal(findFuzzyCandidates(lines.slice(0, 500), search.slice(0, 5), { maxCandidates: 3, minScore: 0, workCap: 2_000_000 }).truncated, false);
+});
