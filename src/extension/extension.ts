@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { ApplyService } from './applyService';
 import { registerBlockSources } from './blockSources';
 import { registerCandidateView } from './candidateView';
+import { registerApplyTool } from './chat/applyTool';
+import { registerChatParticipant } from './chat/chatParticipant';
 import { EditorHistory } from './editorHistory';
 import { Feedback } from './feedback';
 import { registerLog } from './log';
@@ -37,6 +39,8 @@ export function activate(context: vscode.ExtensionContext): ResilientApplyApi {
   registerCandidateView(context, pendingStore);
   const preview = registerPreview(context, pendingStore, applyService);
   registerPendingCommands(context, pendingStore, applyService, preview);
+  registerChatParticipant(context);
+  registerApplyTool(context);
   return { applyService, pendingStore, pasteProvider };
 }
 

@@ -10,10 +10,10 @@ const TIER_PHRASES: Record<Tier, string> = {
   'indentation': 'after normalising indentation',
   'quotes': 'after normalising quotes',
   'unicode': 'after normalising unicode punctuation',
-  'line-numbers': 'after stripping line-number prefixes',
+  'line-numbers': 'after stripping line numbers',
   'sanitized-tags': 'after restoring sanitised tags',
   'whitespace': 'after ignoring whitespace between tokens',
-  'fuzzy': 'by fuzzy matching',
+  'fuzzy': 'by fuzzy match',
 };
 
 /** "exactly", "after normalising indentation", ... */
@@ -40,7 +40,7 @@ export function outcomeLine(outcome: BlockOutcome): string {
       const where = outcome.range ? ` at ${linesLabel(outcome.range)}` : '';
       const tier = outcome.tier ?? 'exact';
       const how = tier === 'fuzzy' && outcome.score !== undefined
-        ? `by fuzzy matching (${percent(outcome.score)})`
+        ? `by fuzzy match (${percent(outcome.score)})`
         : tierPhrase(tier);
       return `matched ${how}${where}`;
     }

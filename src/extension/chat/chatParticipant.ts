@@ -1,0 +1,271 @@
+// The @apply chat participant. It needs no language model: it reads SEARCH/REPLACE blocks from the
+// prompt, from attached files or selections, or from the clipboard (/clipboard), dry-runs them against
+// the live buffers through the shared ApplyService, and answers with one outcome line per block, a link
+// to the place, and buttons that apply through the chat commands (which re-validate on click).
+import * as vscode from 'vscode';
+import { BlockParseError, containsBlocks, parseBlocks } from '../../core/parser';
+import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
+import type { BatchPlan, MatchedPart } from '../applyService';
+import { labelFor, refusalFor } from '../targets';
+import { ChatApplyArgs, ChatCommands, ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
+import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
+import { sharedServices } from './services';
+
+export const PARTICIPANT_ID = 'resilient-apply.apply';
+
+/** Lines of a candidate quoted in the reply; the anchor opens the rest. */
+const MAX_QUOTED_LINES = 8;
+
+/** Text that may hold blocks, and where it came from. */
+interface BlockSource {
+  name: string;
+  text: string;
+  uri?: vscode.Uri;
+}
+
+/** What the request gives us: texts holding blocks, and files attached without blocks (targets). */
+interface GatheredInput {
+  sources: BlockSource[];
+  targets: vscode.Uri[];
+  notes: string[];
+}
+
+/** Metadata of the ChatResult (JSON; kept in chat history). */
+export interface ApplyChatMetadata {
+  command?: string;
+  blocks: number;
+  /** Blocks that found exactly one place in the dry run. */
+  unique: number;
+  ready: boolean;
+  error?: string;
+}
+
+/** The prompt without the `#file:...` reference markers (a marker before a block is not a file path line). */
+function promptWithoutReferences(request: vscode.ChatRequest): string {
+  let prompt = request.prompt;
+  const ranged = request.references.filter((r) => r.range !== undefined).sort((a, b) => b.range![0] - a.range![0]);
+  for (const ref of ranged) {
+    const [start, end] = ref.range!;
+    prompt = prompt.slice(0, start) + prompt.slice(end);
+  }
+  return prompt;
+}
+
+async function documentText(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open;
+  try {
+    return await vscode.workspace.openTextDocument(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+async function gather(request: vscode.ChatRequest, token: vscode.CancellationToken): Promise<GatheredInput> {
+  const input: GatheredInput = { sources: [], targets: [], notes: [] };
+  if (request.command === 'clipboard') {
+    const text = await vscode.env.clipboard.readText();
+    if (containsBlocks(text)) input.sources.push({ name: 'the clipboard', text });
+    else input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');
+  }
+  const prompt = promptWithoutReferences(request);
+  if (containsBlocks(prompt)) input.sources.push({ name: 'your message', text: prompt });
+  // References come last-in-prompt first; read them in prompt order.
+  for (const ref of [...request.references].reverse()) {
+    if (token.isCancellationRequested) break;
+    const value = ref.value;
+    if (typeof value === 'string') {
+      if (containsBlocks(value)) input.sources.push({ name: 'an attachment', text: value });
+      continue;
+    }
+    const uri = value instanceof vscode.Uri ? value : value instanceof vscode.Location ? value.uri : undefined;
+    if (!uri) continue;
+    const document = await documentText(uri);
+    if (!document) {
+      input.notes.push(`${labelFor(uri)} is not a text file; ignored.`);
+      continue;
+    }
+    const text = value instanceof vscode.Location ? document.getText(value.range) : document.getText();
+    const name = value instanceof vscode.Location ? `the selection in ${labelFor(uri)}` : labelFor(uri);
+    if (containsBlocks(text)) input.sources.push({ name, text, uri });
+    else input.targets.push(uri);
+  }
+  return input;
+}
+
+/**
+ * The document for blocks that name no file: an attached file without blocks (the user pointed at it),
+ * else the active editor, else a visible editor, never a document the blocks were read from.
+ */
+function fallbackTarget(input: GatheredInput): vscode.Uri | undefined {
+  const sourceUris = new Set(input.sources.map((s) => s.uri?.toString()).filter((u): u is string => u !== undefined));
+  const usable = (uri: vscode.Uri | undefined) => uri !== undefined && !sourceUris.has(uri.toString()) && refusalFor(uri) === undefined;
+  const attached = input.targets.find((uri) => usable(uri));
+  if (attached) return attached;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (usable(active)) return active;
+  return vscode.window.visibleTextEditors.map((e) => e.document.uri).find((uri) => usable(uri));
+}
+
+/** Parses every source; a malformed one stops everything (nothing half-understood is offered). */
+function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; errors: string[] } {
+  const blocks: SearchReplaceBlock[] = [];
+  const errors: string[] = [];
+  for (const source of sources) {
+    try {
+      for (const block of parseBlocks(source.text)) {
+        // Renumber across sources so "block 3" means the same thing everywhere in the reply.
+        blocks.push({ ...block, index: blocks.length + 1 });
+      }
+    } catch (error) {
+      if (!(error instanceof BlockParseError)) throw error;
+      errors.push(`In ${source.name}: ${error.info.message}`);
+    }
+  }
+  return { blocks, errors };
+}
+
+function location(uri: vscode.Uri, range: { startLine: number; endLine: number }): vscode.Location {
+  return new vscode.Location(uri, new vscode.Range(range.startLine - 1, 0, range.endLine - 1, Number.MAX_SAFE_INTEGER));
+}
+
+function fence(text: string): string {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, MAX_QUOTED_LINES);
+  if (lines.length > shown.length) shown.push(`… (${lines.length - shown.length} more lines)`);
+  const body = shown.join('\n');
+  let ticks = '```';
+  while (body.includes(ticks)) ticks += '`';
+  return `${ticks}\n${body}\n${ticks}\n`;
+}
+
+function targetArg(part: MatchedPart, blocks: SearchReplaceBlock[], choice?: { index: number; candidate: Candidate }): ChatTargetArg {
+  const arg: ChatTargetArg = { uri: part.uri.toString(), version: part.version, blocks: blocks.map(toBlockArg) };
+  if (choice) {
+    arg.choices = { [choice.index]: { startLine: choice.candidate.startLine, endLine: choice.candidate.endLine, text: choice.candidate.text } };
+  }
+  return arg;
+}
+
+function applyButton(title: string, args: ChatApplyArgs, tooltip?: string): vscode.Command {
+  return { title, command: ChatCommands.apply, arguments: [args], tooltip };
+}
+
+function previewButton(title: string, args: ChatApplyArgs): vscode.Command {
+  return { title, command: ChatCommands.preview, arguments: [args], tooltip: 'Show a diff of the file with this change' };
+}
+
+/** Streams one block's outcome: the line, the anchor, quoted candidates, and its buttons. */
+function renderBlock(stream: vscode.ChatResponseStream, part: MatchedPart, outcome: BlockOutcome): void {
+  const block = part.blocks.find((b) => b.index === outcome.index);
+  if (!block) return;
+  stream.markdown(`\n**Block ${outcome.index}**: ${outcomeLine(outcome)} `);
+  const place = outcome.range ?? outcome.candidates[0];
+  if (place) stream.anchor(location(part.uri, place), `${part.label}:${place.startLine}`);
+  stream.markdown('\n\n');
+  for (const note of outcome.notes) {
+    if (outcome.status === 'invalid' && note === outcome.notes[0]) continue; // Already the outcome line.
+    stream.markdown(`- _${escapeMarkdown(note)}_\n`);
+  }
+  if (isUnique(outcome)) {
+    stream.button(applyButton('Apply', { targets: [targetArg(part, [block])] }, `Apply block ${outcome.index} to ${part.label}`));
+    stream.button(previewButton('Preview', { targets: [targetArg(part, [block])] }));
+    return;
+  }
+  if (outcome.status !== 'not_found' && outcome.status !== 'ambiguous') return;
+  outcome.candidates.forEach((candidate, i) => {
+    const label = outcome.status === 'ambiguous' ? `${i + 1} of ${outcome.candidates.length}` : percent(candidate.score);
+    stream.markdown(`\n${label}: `);
+    stream.anchor(location(part.uri, candidate), `${part.label}:${linesLabel(candidate)}`);
+    if (candidate.note) stream.markdown(` _${escapeMarkdown(candidate.note)}_`);
+    stream.markdown('\n');
+    if (outcome.status === 'not_found') stream.markdown(fence(candidate.text));
+    const args: ChatApplyArgs = { targets: [targetArg(part, [block], { index: outcome.index, candidate })] };
+    stream.button(applyButton(candidateButtonLabel(outcome, candidate, i), args, `Put block ${outcome.index}'s REPLACE at ${linesLabel(candidate)} of ${part.label}`));
+    if (i === 0) stream.button(previewButton(`Preview (${linesLabel(candidate)})`, args));
+  });
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, '\\$&');
+}
+
+/** Streams the whole reply for a dry-run plan. */
+function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean): void {
+  const outcomes = plan.parts.flatMap((p) => p.result.blocks);
+  for (const problem of plan.problems) stream.markdown(`- ${escapeMarkdown(problem)}\n`);
+  for (const part of plan.parts) {
+    stream.markdown('\n---\n\n');
+    stream.anchor(part.uri, part.label);
+    stream.markdown(` (${part.blocks.length} block${part.blocks.length === 1 ? '' : 's'})\n`);
+    for (const outcome of part.result.blocks) renderBlock(stream, part, outcome);
+    if (part.result.status !== 'applied') {
+      stream.button({
+        title: 'Copy message for the model',
+        command: ChatCommands.copyMessage,
+        arguments: [part.result.message],
+        tooltip: 'The same feedback the applyBlocks tool gives an agent: closest real text, scores and line ranges',
+      });
+    }
+  }
+  for (const file of plan.newFiles) {
+    stream.markdown(`\n---\n\n**${escapeMarkdown(file.label)}** does not exist yet; ${file.blocks.length === 1 ? 'its block has' : 'its blocks have'} an empty SEARCH and would create it.\n\n`);
+    const args: ChatApplyArgs = { targets: [{ uri: file.uri.toString(), version: 0, blocks: file.blocks.map(toBlockArg), create: true }] };
+    stream.button(applyButton(`Create ${file.label}`, args));
+    stream.button(previewButton('Preview', args));
+  }
+  if (plan.blockCount > 1 && plan.problems.length === 0) {
+    stream.markdown(`\n---\n\n${batchLine(outcomes)}\n\n`);
+    const all: ChatApplyArgs = {
+      targets: [
+        ...plan.parts.map((p) => targetArg(p, p.blocks)),
+        ...plan.newFiles.map((f) => ({ uri: f.uri.toString(), version: 0, blocks: f.blocks.map(toBlockArg), create: true })),
+      ],
+    };
+    if (ready) {
+      stream.button(applyButton('Apply all', all, `Apply all ${plan.blockCount} blocks as one undoable edit`));
+    } else if (sharedServices().applyService.isChoosable(plan)) {
+      stream.button(applyButton('Choose in editor', all, 'Show the candidates in the file (CodeLens); the batch applies as one edit once every block has a place'));
+    }
+  }
+}
+
+/** The request handler, exported so integration tests can drive it with a recording response stream. */
+export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
+  return async (request, _context, stream, token): Promise<vscode.ChatResult> => {
+    if (request.command === 'help') {
+      stream.markdown(HELP_MARKDOWN);
+      return { metadata: { command: 'help', blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
+    }
+    const input = await gather(request, token);
+    for (const note of input.notes) stream.markdown(`${escapeMarkdown(note)}\n\n`);
+    const { blocks, errors } = parseSources(input.sources);
+    if (errors.length > 0) {
+      stream.markdown(`**Nothing can be applied: the blocks are malformed.**\n\n${errors.map((e) => `- ${escapeMarkdown(e)}`).join('\n')}\n`);
+      return { metadata: { command: request.command, blocks: 0, unique: 0, ready: false, error: errors.join(' ') } satisfies ApplyChatMetadata };
+    }
+    if (blocks.length === 0) {
+      const where = request.command === 'clipboard' ? 'on the clipboard' : 'in your message or its attachments';
+      stream.markdown(`No SEARCH/REPLACE blocks ${where}. Paste blocks after \`@apply\`, attach a file that holds them, or use \`/clipboard\`; \`/help\` shows the format.`);
+      return { metadata: { command: request.command, blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
+    }
+    const { applyService } = sharedServices();
+    stream.progress(`Matching ${blocks.length} block${blocks.length === 1 ? '' : 's'} against the open files…`);
+    const plan = await applyService.plan(blocks, fallbackTarget(input), 'chat');
+    if (token.isCancellationRequested) return {};
+    const ready = applyService.isReady(plan);
+    renderPlan(stream, plan, ready);
+    const unique = plan.parts.flatMap((p) => p.result.blocks).filter(isUnique).length;
+    return { metadata: { command: request.command, blocks: blocks.length, unique, ready } satisfies ApplyChatMetadata };
+  };
+}
+
+/** Creates the @apply participant and its button commands. */
+export function registerChatParticipant(context: vscode.ExtensionContext): void {
+  registerChatCommands(context);
+  // Older hosts or hosts with chat disabled have no chat API; the tool and commands still work.
+  if (typeof vscode.chat?.createChatParticipant !== 'function') return;
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler());
+  participant.iconPath = new vscode.ThemeIcon('replace-all');
+  context.subscriptions.push(participant);
+}
