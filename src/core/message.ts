@@ -45,29 +45,36 @@ export function formatMessage(input: MessageInput): string {
 
 function appliedMessage(fileName: string, blocks: readonly BlockOutcome[]): string {
   const head = `Applied ${plural(blocks.length, 'block')} to ${fileName}`;
-  const details = blocks
-    .map((block) => ({ block, text: appliedDetail(block) }))
-    .filter((d): d is { block: BlockOutcome; text: string } => d.text !== undefined);
+  if (blocks.length === 1) {
+    const [block] = blocks;
+    const phrases = appliedPhrases(block);
+    const where = block.range ? ` at ${rangeText(block.range)}` : '';
+    return phrases.length === 0 ? `${head}${where}.` : `${head}${where}; ${phrases.join('; ')}.`;
+  }
+  const details: string[] = [];
+  for (const block of blocks) {
+    const phrases = appliedPhrases(block);
+    if (phrases.length === 0) continue;
+    const where = block.range ? ` (${rangeText(block.range)})` : '';
+    const joint = /^(matched|placed|was) /.test(phrases[0]) ? ' ' : ': ';
+    details.push(`block ${block.index}${where}${joint}${phrases.join('; ')}`);
+  }
   if (details.length === 0) return `${head}.`;
-  const single = blocks.length === 1;
-  const lines = details.map(({ block, text }) => `${single ? 'it' : `block ${block.index}`} ${text}`);
-  if (lines.length === 1) return `${head}; ${lines[0]}`;
-  return `${head}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
+  if (details.length === 1) return `${head}; ${details[0]}.`;
+  return `${head}:\n${details.map((d) => `- ${d}.`).join('\n')}`;
 }
 
-/** What a placed block needed beyond an exact match, or undefined when it matched exactly. */
-function appliedDetail(block: BlockOutcome): string | undefined {
-  const where = block.range ? ` at ${rangeText(block.range)}` : '';
-  const notes = block.notes.length > 0 ? ` (${block.notes.map(stripPeriod).join('; ')})` : '';
+/** What a placed block needed beyond an exact match (the engine's notes, else the tier's name). */
+function appliedPhrases(block: BlockOutcome): string[] {
+  const phrases = block.notes.map(stripPeriod).filter((n) => n !== '');
+  if (phrases.length > 0) return phrases;
   const tier = block.tier ?? 'exact';
-  if (tier === 'exact') {
-    return notes === '' ? undefined : `matched exactly${where}${notes}.`;
-  }
+  if (tier === 'exact') return [];
   if (tier === 'fuzzy') {
     const score = block.score !== undefined ? ` (score ${formatScore(block.score)})` : '';
-    return `was placed by fuzzy match${score}${where}${notes}; check that it landed where you meant.`;
+    return [`placed by fuzzy match${score}`];
   }
-  return `matched${where} after normalising ${TIER_DESCRIPTION[tier]}${notes}.`;
+  return [`matched after normalising ${TIER_DESCRIPTION[tier]}`];
 }
 
 function failedBlockMessage(fileName: string, block: BlockOutcome, total: number): string {
@@ -85,16 +92,20 @@ function failedBlockMessage(fileName: string, block: BlockOutcome, total: number
 function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const out: string[] = [];
   const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
+  // The engine may already say so in a note; say it once.
+  const truncated = block.truncated && !block.notes.some((n) => /work cap|truncat/i.test(n));
   if (block.candidates.length === 0) {
     out.push(`${prefix}SEARCH text not found in ${fileName}, and nothing similar was found.`);
     out.push(...notes);
-    if (block.truncated) out.push(TRUNCATED);
+    if (truncated) out.push(TRUNCATED);
     out.push(
       `Re-read ${fileName} and re-emit SEARCH copied exactly from its current content (every character, including indentation).`,
     );
     return out.join('\n');
   }
-  out.push(`${prefix}SEARCH text not found in ${fileName}. Closest matches (fuzzy, ranked by similarity):`);
+  // Candidates with a note (partial-line, stale anchor, normalised match held back) are not fuzzy guesses.
+  const kind = block.candidates.some((c) => c.note) ? 'ranked by similarity' : 'fuzzy, ranked by similarity';
+  out.push(`${prefix}SEARCH text not found in ${fileName}. Closest matches (${kind}):`);
   out.push(...notes);
   out.push('');
   for (const c of block.candidates) {
@@ -103,7 +114,7 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
     out.push(indent(c.text, '    '));
     out.push('');
   }
-  if (block.truncated) out.push(TRUNCATED);
+  if (truncated) out.push(TRUNCATED);
   out.push('Re-emit SEARCH copied exactly from the lines above (every character, including indentation).');
   return out.join('\n');
 }
