@@ -210,16 +210,18 @@ export class Matcher {
   private wordAnchored: number[] | undefined;
   private everything: number[] | undefined;
 
+  /** useAnchors=false verifies every window (the reference the anchored search must agree with). */
   constructor(
     readonly doc: DocLines,
     readonly spec: SearchSpec,
+    private readonly useAnchors = true,
   ) {}
 
   private windows(tier: Tier): number[] {
     const m = this.spec.lines.length;
     const unicodeTier = tier === 'unicode' || tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace';
     const anchor = tier === 'whitespace' ? this.spec.wordAnchor : this.spec.anchor;
-    if (!anchor || (unicodeTier && this.doc.hasZeroWidth())) {
+    if (!anchor || !this.useAnchors || (unicodeTier && this.doc.hasZeroWidth())) {
       return (this.everything ??= allStarts(this.doc, m));
     }
     if (tier === 'whitespace') return (this.wordAnchored ??= anchoredStarts(this.doc, m, anchor));

@@ -8,6 +8,7 @@ import { alignLines } from './align';
 import { conformIndent, deriveIndentMapLoose, IndentMap, indentStyle, leadPairs, mapIndent } from './indent';
 import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, restoreSomeTags, stripLineNumber, tokenKey, trimEndWs } from './normalize';
 import { alignQuotes, QuotePairs, quoteStyler } from './quotes';
+import { similarity } from './fuzzy';
 
 export interface ReplacementInput {
   /** The file's lines in the placed region (contents, no line breaks). */
@@ -81,9 +82,13 @@ function looseKey(line: string): string {
   return tokenKey(foldUnicode(foldQuotes(line)));
 }
 
+/** Lines this similar are taken to be the same line (a typo or a dropped comma in SEARCH). */
+const SAME_LINE_SCORE = 0.8;
+
 /**
  * For a region that is not a tier 1-9 occurrence (fuzzy or chosen by the user): pair SEARCH lines with
- * the region's lines and derive the indentation and quote relations from the pairs that agree.
+ * the region's lines (equal up to whitespace/quotes/unicode, or nearly equal) and derive the
+ * indentation and quote relations from the pairs.
  */
 export function relateRegion(
   searchLines: readonly string[],
@@ -91,9 +96,15 @@ export function relateRegion(
 ): { pairs: Array<[number, number]>; indent: IndentMap; quotes: QuotePairs } {
   const sk = searchLines.map(looseKey);
   const fk = fileLines.map(looseKey);
-  const pairs = alignLines(sk, fk, (a, b) => a === b && a.length > 0);
+  // Near-equal pairing costs a similarity per DP cell; only for regions of ordinary size.
+  const near = sk.length * fk.length <= 10_000;
+  const pairs = alignLines(
+    sk,
+    fk,
+    (a, b) => a.length > 0 && b.length > 0 && (a === b || (near && similarity(a, b) >= SAME_LINE_SCORE)),
+  );
   const linePairs = pairs.map(([s, f]) => [searchLines[s], fileLines[f]] as const);
   const indent = deriveIndentMapLoose(leadPairs(linePairs));
-  const quotes = alignQuotes(linePairs) ?? [];
+  const quotes = alignQuotes(pairs.filter(([s, f]) => sk[s] === fk[f]).map(([s, f]) => [searchLines[s], fileLines[f]] as const)) ?? [];
   return { pairs, indent, quotes };
 }
