@@ -1,0 +1,196 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { applyBlocks } from '../../src/core/engine';
+import { buildReplacement } from '../../src/core/transform';
+import { alignLines } from '../../src/core/align';
+import { deriveIndentMap, mapIndent } from '../../src/core/indent';
+import { quoteStyler } from '../../src/core/quotes';
+import { ApplyOptions, ApplyResult } from '../../src/core/types';
+
+function apply(doc: string, search: string, replace: string, options?: ApplyOptions): ApplyResult {
+  const result = applyBlocks(doc, [{ index: 1, sourceLine: 1, search, replace }], options);
+  if (result.status === 'applied') {
+    let out = '';
+    let pos = 0;
+    for (const e of result.edits) {
+      out += doc.slice(pos, e.start) + e.newText;
+      pos = e.end;
+    }
+    assert.equal(out + doc.slice(pos), result.content, 'edits applied to the original must give content');
+  }
+  return result;
+}
+
+function content(doc: string, search: string, replace: string, options?: ApplyOptions): string {
+  const r = apply(doc, search, replace, options);
+  assert.equal(r.status, 'applied', r.message);
+  return r.content!;
+}
+
+describe('indentation of changed lines', () => {
+  test('C file indented with tabs, SEARCH and REPLACE in spaces: tabs stay tabs', () => {
+    const doc = 'int f(int x) {\n\tif (x > 0) {\n\t\treturn x;\n\t}\n\treturn 0;\n}\n';
+    const out = content(
+      doc,
+      'if (x > 0) {\n    return x;\n}',
+      'if (x > 0) {\n    /* positive */\n    return x * 2;\n} else if (x < 0) {\n    return -x;\n}',
+    );
+    assert.equal(
+      out,
+      'int f(int x) {\n\tif (x > 0) {\n\t\t/* positive */\n\t\treturn x * 2;\n\t} else if (x < 0) {\n\t\treturn -x;\n\t}\n\treturn 0;\n}\n',
+    );
+  });
+
+  test('an exact match in a tab file: a new line the model wrote with spaces becomes tabs', () => {
+    const doc = 'func g() {\n\tx := 1\n}\n';
+    const out = content(doc, '\tx := 1', '\tx := 1\n    y := 2');
+    assert.equal(out, 'func g() {\n\tx := 1\n\ty := 2\n}\n');
+  });
+
+  test('comment alignment narrower than a tab survives in a tab file', () => {
+    const doc = '/*\n\t * a\n\t */\n';
+    const out = content(doc, '\t * a', '\t * a\n\t * b');
+    assert.equal(out, '/*\n\t * a\n\t * b\n\t */\n');
+  });
+
+  test('space file, SEARCH in tabs: new lines in spaces', () => {
+    const doc = 'def f():\n    if x:\n        pass\n';
+    const out = content(doc, 'if x:\n\tpass', 'if x:\n\tpass\n\treturn 1');
+    assert.equal(out, 'def f():\n    if x:\n        pass\n        return 1\n');
+  });
+});
+
+describe('line endings', () => {
+  test('CRLF file: new and unchanged lines are joined with CRLF, the file ending is kept', () => {
+    const doc = 'a\r\nb\r\nc\r\n';
+    assert.equal(content(doc, 'a\nb', 'a\nx\ny\nb'), 'a\r\nx\r\ny\r\nb\r\nc\r\n');
+  });
+
+  test('CRLF file without a final newline keeps having none', () => {
+    const doc = 'a\r\nb';
+    assert.equal(content(doc, 'a\nb', 'a\nb\nc'), 'a\r\nb\r\nc');
+  });
+
+  test('LF file without a final newline keeps having none when the last line changes', () => {
+    assert.equal(content('x\ny', 'y', 'z\nw'), 'x\nz\nw');
+  });
+
+  test('mixed line endings: unchanged lines keep their own', () => {
+    const doc = 'a\r\nb\nc\r\nd\n';
+    assert.equal(content(doc, 'a\nb\nc', 'a\nb\nnew\nc'), 'a\r\nb\nnew\r\nc\r\nd\n');
+  });
+});
+
+describe('quotes', () => {
+  test('German and French quotes on unchanged lines are kept byte for byte', () => {
+    const doc = 'Er sagte „Hallo“.\nIl a dit «bonjour».\nZeile drei.\n';
+    const out = content(doc, 'Er sagte "Hallo".\nIl a dit "bonjour".\nZeile drei.', 'Er sagte "Hallo".\nIl a dit "bonjour".\nZeile 3.');
+    assert.equal(out, 'Er sagte „Hallo“.\nIl a dit «bonjour».\nZeile 3.\n');
+  });
+
+  test('a changed line in German prose gets German quotes', () => {
+    const doc = 'Er sagte „Hallo“ und ging.\n';
+    assert.equal(content(doc, 'Er sagte "Hallo" und ging.', 'Er sagte "Tschüss" und blieb.'), 'Er sagte „Tschüss“ und blieb.\n');
+  });
+
+  test('a changed line in French prose gets guillemets', () => {
+    const doc = 'Il a dit «bonjour» hier.\n';
+    assert.equal(content(doc, 'Il a dit "bonjour" hier.', 'Il a dit "au revoir" hier.'), 'Il a dit «au revoir» hier.\n');
+  });
+
+  test('curly apostrophes and quotes in English prose (curly in, curly out)', () => {
+    const doc = 'It’s “fine”, she said.\n';
+    assert.equal(content(doc, `It's "fine", she said.`, `It's "great", she said. Don't worry.`), 'It’s “great”, she said. Don’t worry.\n');
+  });
+
+  test("SEARCH said \"x\" where the file says 'x': REPLACE strings follow the file", () => {
+    const doc = "const a = {'k': 'v'};\n";
+    assert.equal(content(doc, 'const a = {"k": "v"};', 'const a = {"k": "v", "k2": "v2"};'), "const a = {'k': 'v', 'k2': 'v2'};\n");
+  });
+
+  test('preserveQuoteStyle=false writes REPLACE quotes as given', () => {
+    const doc = "x = 'a'\n";
+    assert.equal(content(doc, 'x = "a"', 'x = "b"', { preserveQuoteStyle: false }), 'x = "b"\n');
+  });
+
+  test('code whose region has straight quotes is not curled because a string contains curly ones', () => {
+    const doc = 'const s = "“quoted”";\n';
+    assert.equal(content(doc, 'const s = "“quoted”";', 'const s = "“quoted”";\nconst t = "plain";'), 'const s = "“quoted”";\nconst t = "plain";\n');
+  });
+});
+
+describe('other transforms', () => {
+  test('$ sequences in REPLACE are literal', () => {
+    const doc = 'price = 1\n';
+    assert.equal(content(doc, 'price = 1', "price = '$1' + \"$&\" + `$$` + $'"), "price = '$1' + \"$&\" + `$$` + $'\n");
+  });
+
+  test('trailing whitespace of changed lines is stripped in code', () => {
+    assert.equal(content('a = 1\nb = 2\n', 'a = 1', 'a = 10   \nc = 3\t'), 'a = 10\nc = 3\nb = 2\n');
+  });
+
+  test('Markdown keeps trailing spaces (hard line breaks) on changed lines', () => {
+    const doc = '# Notes\n\nFirst line  \nsecond line\n';
+    const out = content(doc, 'First line  \nsecond line', 'First line  \nsecond line  \nthird line', { languageId: 'markdown' });
+    assert.equal(out, '# Notes\n\nFirst line  \nsecond line  \nthird line\n');
+  });
+
+  test('unchanged lines keep the file trailing whitespace even in code', () => {
+    const doc = 'keep   \nchange\n';
+    assert.equal(content(doc, 'keep\nchange', 'keep\nchanged'), 'keep   \nchanged\n');
+  });
+
+  test('REPLACE lines unchanged from SEARCH are the file lines after a whitespace-tier match', () => {
+    const doc = 'foo( a, b );\nbar( c );\n';
+    assert.equal(content(doc, 'foo(a, b);\nbar(c);', 'foo(a, b);\nbaz(c);'), 'foo( a, b );\nbaz(c);\n');
+  });
+
+  test('unicode dashes on unchanged lines stay', () => {
+    const doc = 'Range 1–10\nNext — line\n';
+    assert.equal(content(doc, 'Range 1-10\nNext - line', 'Range 1-10\nNext - row'), 'Range 1–10\nNext - row\n');
+  });
+});
+
+describe('building blocks', () => {
+  test('alignLines finds the longest common subsequence of lines', () => {
+    const pairs = alignLines(['a', 'b', 'c', 'd'], ['a', 'x', 'c', 'd', 'e'], (x, y) => x === y);
+    assert.deepEqual(pairs, [
+      [0, 0],
+      [2, 2],
+      [3, 3],
+    ]);
+  });
+
+  test('deriveIndentMap: prefix, tab width and inconsistency', () => {
+    assert.deepEqual(deriveIndentMap([['', '\t'], ['  ', '\t  ']]), { kind: 'add', prefix: '\t' });
+    const cols = deriveIndentMap([['    ', '\t'], ['        ', '\t\t']]);
+    assert.deepEqual(cols, { kind: 'columns', width: 4, offset: 0, tabs: true });
+    assert.equal(mapIndent(cols!, '            '), '\t\t\t');
+    assert.equal(deriveIndentMap([['', '  '], ['', '    ']]), undefined);
+  });
+
+  test('buildReplacement marks lines written back from the file', () => {
+    const lines = buildReplacement({
+      fileLines: ['\tone', '\ttwo'],
+      searchLines: ['one', 'two'],
+      pairs: [
+        [0, 0],
+        [1, 1],
+      ],
+      replaceLines: ['one', 'one and a half', 'two'],
+      indent: { kind: 'add', prefix: '\t' },
+      quotes: [],
+      lineNumbersStripped: false,
+      restoredTags: [],
+      keepTrailingWhitespace: false,
+      preserveQuoteStyle: true,
+    });
+    assert.deepEqual(lines, [{ text: '\tone', fileLine: 0 }, { text: '\tone and a half' }, { text: '\ttwo', fileLine: 1 }]);
+  });
+
+  test('quoteStyler: nothing to do for straight-to-straight', () => {
+    assert.equal(quoteStyler([['"', '"']], 'x = "a"'), undefined);
+    const swap = quoteStyler([['"', "'"]], "x = 'a'");
+    assert.equal(swap?.('y = "b"'), "y = 'b'");
+  });
+});
