@@ -1,0 +1,349 @@
+#!/usr/bin/env node
+// Runs the extension in a REAL VS Code: the integration suite inside the extension host, then the UI tests
+// (test/e2e/*.e2e.mjs) clicking in the web workbench. The VS Code server comes from the npm registry and is
+// cached outside the repo (scripts/vscodeServer.mjs); the browser is the system's Chromium.
+//
+//   node test/runVsCode.mjs                 integration + UI (what `npm test` runs after the build)
+//   node test/runVsCode.mjs --integration   integration suite only
+//   node test/runVsCode.mjs --e2e           UI tests only
+//   RESILIENT_APPLY_GREP=<text>             only integration tests whose title contains <text>
+//   RESILIENT_APPLY_E2E=<text>              only UI test files whose name contains <text>
+//   RESILIENT_APPLY_TEST_TIMEOUT=<seconds>  hard bound on the whole run after install (default 600)
+//   RESILIENT_APPLY_KEEP_LOGS=1             keep the temp dir with logs even when everything passed
+//
+// Prerequisites: `npm run build` (dist/extension.js) and `tsc -p ./` (out/test/integration/index.js).
+// Output: the mocha result lines, one line per UI test, then `N passed, N failed` alone on a line.
+// Exit code: 0 all passed; 1 some test failed; 2 the harness itself failed or timed out. On failure the
+// temp directory with the server log, the extension-host logs and the page console is kept and printed.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  copyTree,
+  ensureInstalled,
+  freePort,
+  killGroup,
+  repoRoot,
+  startServer,
+  TEST_DISABLED_EXTENSIONS,
+  workbenchUrl,
+} from '../scripts/vscodeServer.mjs';
+import { browserPid, launchBrowser, openWorkbench, waitForWorkbench } from '../scripts/workbench.mjs';
+
+const RESULT_PREFIX = 'RESILIENT_APPLY_INTEGRATION_RESULT ';
+const INSTALL_TIMEOUT_MS = 30 * 60_000;
+const TOTAL_TIMEOUT_MS = Number(process.env.RESILIENT_APPLY_TEST_TIMEOUT || 600) * 1000;
+const INTEGRATION_TIMEOUT_MS = 5 * 60_000;
+const E2E_DEFAULT_TIMEOUT_MS = 2 * 60_000;
+
+const args = new Set(process.argv.slice(2));
+const runIntegration = !args.has('--e2e') || args.has('--integration');
+const runE2e = !args.has('--integration') || args.has('--e2e');
+
+const totals = { passed: 0, failed: 0, pending: 0 };
+const failures = [];
+let server;
+let browser;
+let tempRoot;
+let finished = false;
+
+function say(line = '') {
+  process.stdout.write(`${line}\n`);
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${Math.round(ms / 1000)}s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function tail(file, lines = 30) {
+  try {
+    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(missing)';
+  }
+}
+
+function findFiles(dir, predicate, found = []) {
+  let entries = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      findFiles(p, predicate, found);
+    } else if (predicate(p)) {
+      found.push(p);
+    }
+  }
+  return found;
+}
+
+async function cleanup() {
+  if (browser) {
+    const pid = browserPid(browser);
+    await withTimeout(browser.close(), 10_000, 'closing the browser').catch(() => {});
+    killGroup(pid);
+    browser = undefined;
+  }
+  if (server) {
+    await server.stop();
+    server = undefined;
+  }
+}
+
+/** Prints the summary, keeps or removes the logs, and exits. Runs once. */
+async function finish(harnessError) {
+  if (finished) {
+    return;
+  }
+  finished = true;
+  await cleanup();
+  const ok = !harnessError && totals.failed === 0;
+  say('');
+  if (harnessError) {
+    say(`harness error: ${harnessError.message}`);
+  }
+  if (failures.length) {
+    say('failed:');
+    for (const f of failures) {
+      say(`  - ${f}`);
+    }
+  }
+  if (!ok && tempRoot) {
+    say('');
+    say(`logs kept in ${tempRoot}`);
+    const serverLog = path.join(tempRoot, 'server.log');
+    say(`--- tail of ${serverLog}`);
+    say(tail(serverLog));
+    // The logs that explain most failures: the server's, the extension host's and our extension's own.
+    const important = (p) =>
+      /(^|\/)(remoteagent|remoteexthost|window)\.log$/.test(p) || /resilient-apply\.resilient-apply\/.*\.log$/.test(p);
+    for (const f of findFiles(tempRoot, important)) {
+      say(`--- tail of ${f}`);
+      say(tail(f, 20));
+    }
+    say(`(all logs: find ${tempRoot} -name '*.log')`);
+  } else if (tempRoot && !process.env.RESILIENT_APPLY_KEEP_LOGS) {
+    fs.rmSync(tempRoot, { recursive: true, force: true });
+  } else if (tempRoot) {
+    say(`logs kept in ${tempRoot}`);
+  }
+  if (totals.pending) {
+    say(`${totals.pending} pending`);
+  }
+  say(`${totals.passed} passed, ${totals.failed + (harnessError && totals.failed === 0 ? 1 : 0)} failed`);
+  process.exit(harnessError ? 2 : ok ? 0 : 1);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    void finish(new Error(`interrupted by ${signal}`));
+  });
+}
+
+// test/integration/index.ts prefixes every line it prints with this (read from the extension host's env,
+// which it inherits from the server), so its lines can be told apart in the workbench's log stream.
+const LINE_PREFIX = '[resilient-apply-tests] ';
+process.env.RESILIENT_APPLY_LINE_PREFIX = LINE_PREFIX;
+
+async function integrationSuite() {
+  const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, 'workspace-integration'));
+  const testsIndex = path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
+  const consoleLog = fs.createWriteStream(path.join(tempRoot, 'integration-console.log'));
+  say('integration suite (real extension host)');
+  server.resetSettings();
+  let result = null;
+  let exitCode = null;
+  let resolveExit;
+  const exited = new Promise((r) => {
+    resolveExit = r;
+  });
+  const url = workbenchUrl({
+    url: server.url,
+    folder: workspace,
+    extensionDevelopmentPath: repoRoot,
+    extensionTestsPath: testsIndex,
+  });
+  const { context } = await openWorkbench(browser, {
+    url,
+    onExit: (code, logs) => {
+      exitCode = code;
+      for (const log of logs ?? []) {
+        const file = path.join(tempRoot, 'workbench-logs-integration', log.relativePath);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, log.contents);
+      }
+      resolveExit(code);
+    },
+    onConsole: (text, type) => consoleLog.write(`[${type}] ${text}\n`),
+    // While an extensionTestsPath runs, the workbench hands every log line (the extension host's console
+    // included) to codeAutomationLog.
+    onLog: (level, message) => {
+      consoleLog.write(`[workbench ${level}] ${message}\n`);
+      const text = String(message);
+      if (!text.startsWith(LINE_PREFIX)) {
+        return;
+      }
+      const line = text.slice(LINE_PREFIX.length);
+      if (line.startsWith(RESULT_PREFIX)) {
+        try {
+          result = JSON.parse(line.slice(RESULT_PREFIX.length));
+        } catch {
+          // Reported below as a missing result.
+        }
+        return;
+      }
+      say(line.replace(/^(?=.)/gm, '  ').trimEnd());
+    },
+  });
+  try {
+    await withTimeout(exited, INTEGRATION_TIMEOUT_MS, 'the integration suite');
+  } finally {
+    await withTimeout(context.close(), 10_000, 'closing the integration page').catch(() => {});
+    consoleLog.end();
+  }
+  if (result) {
+    totals.passed += result.passed;
+    totals.failed += result.failed;
+    totals.pending += result.pending;
+    if (result.failed) {
+      failures.push(`${result.failed} integration test(s)`);
+    }
+  }
+  if (exitCode !== 0 && (!result || result.failed === 0)) {
+    // The suite did not even run to the end (load error, no test files, crash): count it as a failure.
+    totals.failed += 1;
+    failures.push(`integration suite exited with code ${exitCode}${result ? '' : ' without reporting results'}`);
+  }
+}
+
+async function e2eSuite() {
+  const dir = path.join(repoRoot, 'test', 'e2e');
+  const filter = process.env.RESILIENT_APPLY_E2E;
+  const files = fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.e2e.mjs') && (!filter || n.includes(filter)))
+    .sort();
+  const shotsDir = path.join(repoRoot, 'test-results', 'e2e');
+  fs.rmSync(shotsDir, { recursive: true, force: true });
+  fs.mkdirSync(shotsDir, { recursive: true });
+  say('');
+  say(`UI tests (web workbench, ${files.length} file${files.length === 1 ? '' : 's'}; screenshots in ${path.relative(repoRoot, shotsDir)}/)`);
+  if (files.length === 0) {
+    totals.failed += 1;
+    failures.push(`no test/e2e/*.e2e.mjs files${filter ? ` matching ${filter}` : ''}`);
+    return;
+  }
+  for (const file of files) {
+    const name = file.replace(/\.e2e\.mjs$/, '');
+    const mod = await import(pathToFileURL(path.join(dir, file)).href);
+    const title = mod.title ?? name;
+    const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, `workspace-e2e-${name}`));
+    const consoleLog = fs.createWriteStream(path.join(tempRoot, `e2e-${name}-console.log`));
+    const started = Date.now();
+    let shotCount = 0;
+    let page;
+    let context;
+    const screenshot = async (label) => {
+      shotCount += 1;
+      const file = path.join(shotsDir, `${name}-${String(shotCount).padStart(2, '0')}-${label}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    };
+    server.resetSettings();
+    try {
+      await withTimeout(
+        (async () => {
+          ({ context, page } = await openWorkbench(browser, {
+            url: workbenchUrl({ url: server.url, folder: workspace, extensionDevelopmentPath: repoRoot }),
+            onConsole: (text, type) => consoleLog.write(`[${type}] ${text}\n`),
+          }));
+          await waitForWorkbench(page);
+          await mod.default({ page, workspace, screenshot, repoRoot, log: (m) => say(`      ${m}`) });
+        })(),
+        mod.timeoutMs ?? E2E_DEFAULT_TIMEOUT_MS,
+        `UI test ${title}`,
+      );
+      totals.passed += 1;
+      say(`  ✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+    } catch (err) {
+      totals.failed += 1;
+      failures.push(`UI test ${file}: ${err.message.split('\n')[0]}`);
+      say(`  ✘ ${title}`);
+      say(`      ${(err.stack ?? String(err)).split('\n').slice(0, 8).join('\n      ')}`);
+      if (page) {
+        await withTimeout(screenshot('FAILED'), 15_000, 'failure screenshot')
+          .then((f) => say(`      screenshot: ${path.relative(repoRoot, f)}`))
+          .catch(() => {});
+      }
+    } finally {
+      if (context) {
+        await withTimeout(context.close(), 10_000, 'closing the page').catch(() => {});
+      }
+      consoleLog.end();
+    }
+  }
+}
+
+async function main() {
+  for (const [file, hint] of [
+    [path.join(repoRoot, 'dist', 'extension.js'), 'npm run build'],
+    [path.join(repoRoot, 'out', 'test', 'integration', 'index.js'), 'npx tsc -p ./'],
+  ]) {
+    if (!fs.existsSync(file)) {
+      throw new Error(`${path.relative(repoRoot, file)} is missing: run \`${hint}\` first`);
+    }
+  }
+  const installStarted = Date.now();
+  const install = await withTimeout(ensureInstalled(), INSTALL_TIMEOUT_MS, 'installing VS Code');
+  say(`VS Code server: ${install.reused ? 'cached' : 'installed'} at ${install.dir} (${Math.round((Date.now() - installStarted) / 1000)}s)`);
+
+  // From here on everything is bounded by one hard timeout, so a hung workbench fails CI in bounded time.
+  const hardTimer = setTimeout(() => {
+    failures.push(`the run exceeded ${TOTAL_TIMEOUT_MS / 1000}s`);
+    void finish(new Error(`timed out after ${TOTAL_TIMEOUT_MS / 1000}s (set RESILIENT_APPLY_TEST_TIMEOUT to change)`));
+  }, TOTAL_TIMEOUT_MS);
+  hardTimer.unref();
+
+  const started = Date.now();
+  tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'resilient-apply-vscode-'));
+  const port = await freePort();
+  server = await startServer({
+    install,
+    port,
+    dataDir: path.join(tempRoot, 'vscode'),
+    logFile: path.join(tempRoot, 'server.log'),
+    disableExtensions: TEST_DISABLED_EXTENSIONS,
+  });
+  say(`server: ${server.url} (pid ${server.pid}); browser: Chromium, headless`);
+  browser = await withTimeout(launchBrowser(), 60_000, 'launching Chromium');
+
+  if (runIntegration) {
+    const t = Date.now();
+    await integrationSuite();
+    say(`integration suite took ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  }
+  if (runE2e) {
+    const t = Date.now();
+    await e2eSuite();
+    say(`UI tests took ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  }
+  // Server and extension-host logs live in the throwaway server data dir; keep them next to the rest.
+  say(`VS Code run took ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  if (server?.hasExited()) {
+    throw new Error('the VS Code server died during the run');
+  }
+}
+
+main().then(
+  () => finish(),
+  (err) => finish(err),
+);
