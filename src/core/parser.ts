@@ -34,6 +34,10 @@ const DIVIDER_OR_REPLACE_ANYWHERE = /^[ \t]*(?:={5,9}|(?:>{5,9}|\+{5,9})[ \t]*RE
 
 /** True when the text holds at least one SEARCH marker followed by a divider or REPLACE marker. */
 export function containsBlocks(text: string): boolean {
+  // Substring checks first: most pasted text has no marker word at all.
+  if (!text.includes('SEARCH') || !(text.includes('=====') || text.includes('REPLACE'))) {
+    return false;
+  }
   const match = SEARCH_MARKER_ANYWHERE.exec(text);
   if (!match) {
     return false;
@@ -79,6 +83,10 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
 
   while (i < lines.length) {
     const line = lines[i];
+    if (!mayBeMarker(line)) {
+      i++;
+      continue;
+    }
     const opening = SEARCH_MARKER.exec(line);
     if (!opening) {
       const stray = REPLACE_MARKER.exec(line);
@@ -125,6 +133,10 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
     for (; i < lines.length; i++) {
       const current = lines[i];
       const inSearch = dividerLine === 0;
+      if (!mayBeMarker(current)) {
+        (inSearch ? searchLines : replaceLines).push(current);
+        continue;
+      }
       if (SEARCH_MARKER.test(current)) {
         if (inSearch) {
           fail(blockNumber, i + 1, `'${style.divider}'`,
@@ -184,6 +196,16 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
     afterPrevious = i;
   }
   return blocks;
+}
+
+/** Cheap pre-check: every marker (and escaped marker) starts with one of these after indentation. */
+function mayBeMarker(line: string): boolean {
+  let k = 0;
+  while (line.charCodeAt(k) === 32 || line.charCodeAt(k) === 9) {
+    k++;
+  }
+  const c = line[k];
+  return c === '<' || c === '>' || c === '=' || c === '-' || c === '+' || c === '\\';
 }
 
 function unescapeMarker(line: string): string {

@@ -262,6 +262,26 @@ describe('parseBlocks: file paths', () => {
     ]);
   });
 
+  test('code fences inside SEARCH/REPLACE (editing Markdown) are content', () => {
+    const [block] = parseBlocks(text(
+      'docs/guide.md',
+      '````markdown',
+      '<<<<<<< SEARCH',
+      '```sh',
+      'npm test',
+      '```',
+      '=======',
+      '```sh',
+      'npm run test:unit',
+      '```',
+      '>>>>>>> REPLACE',
+      '````',
+    ));
+    assert.equal(block.filePath, 'docs/guide.md');
+    assert.equal(block.search, '```sh\nnpm test\n```');
+    assert.equal(block.replace, '```sh\nnpm run test:unit\n```');
+  });
+
   test('the last content line of a previous block is never taken as a path', () => {
     const blocks = parseBlocks(text(
       '<<<<<<< SEARCH', 'old.txt', '=======', 'new.txt', '>>>>>>> REPLACE',
