@@ -29,7 +29,7 @@ export interface FuzzyOptions {
 }
 
 /** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
-export const DEFAULT_FUZZY_WORK_CAP = 24_000_000;
+export const DEFAULT_FUZZY_WORK_CAP = 20_000_000;
 
 /** Below this length (of the longer string) similarity() uses the Levenshtein ratio. */
 const SHORT_STRING = 20;
@@ -79,25 +79,22 @@ function bigramCodes(s: string): Uint32Array {
   return codes.sort();
 }
 
-function isSpace(c: number): boolean {
-  if (c > 32) {
-    if (c < 0xa0) return false;
-    return (
-      c === 0xa0 ||
-      c === 0xfeff ||
-      (c >= 0x2000 && c <= 0x200b) ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0x1680
-    );
-  }
-  return c === 32 || (c >= 9 && c <= 13);
+/** Whitespace beyond ASCII (NBSP, BOM, the U+2000 spaces, ...); the hot loops test ASCII inline. */
+function isWideSpace(c: number): boolean {
+  return (
+    c === 0xa0 ||
+    c === 0xfeff ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0x1680
+  );
 }
 
 /** Multiplicative hash of a character pair; the prefilter samples on its top bits and indexes by its middle bits. */
 function mixBigram(c1: number, c2: number): number {
-  return Math.imul(((c1 << 16) | c2) ^ (c1 >>> 16), 0x9e3779b1);
+  return Math.imul((c1 << 16) | c2, 0x9e3779b1);
 }
 
 /** Trim and collapse inner whitespace runs: the text the full scorer compares. */
@@ -121,7 +118,7 @@ export function findFuzzyCandidates(
   }
   if (search.length === 0 || docLines.length === 0) return { windows: [], truncated: false };
 
-  const budget = { used: 0, cap: workCap, truncated: false };
+  const budget = new Budget(workCap);
   const pre = prefilter(docLines, search, maxCandidates, budget);
   if (pre.nonBlank.length === 0) return { windows: [], truncated: budget.truncated };
 
@@ -137,48 +134,50 @@ export function findFuzzyCandidates(
     return score;
   };
 
-  const seeds: FuzzyWindow[] = [];
-  for (const seed of pre.seeds) {
-    if (budget.used > budget.cap) break;
-    let best: FuzzyWindow = { start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) };
-    // In repetitive code the bag-of-bigrams prefilter can sit a few lines off the true region;
-    // lines that equal SEARCH lines vote for where it really starts.
-    const voted = scorer.realign(seed.start, seed.end);
-    if (voted && (voted.start !== best.start || voted.end !== best.end)) {
-      const score = scoreOf(voted.start, voted.end);
-      if (score > best.score) best = { ...voted, score };
-    }
-    seeds.push(best);
-  }
-  seeds.sort(byScoreThenStart);
-
-  // Refine the most promising regions: move each edge by one line while the score improves.
-  const n = search.length;
-  const minSize = Math.max(1, n - 3);
-  const maxSize = n + 3;
-  const refineCount = Math.min(seeds.length, maxCandidates + 1);
-  for (let s = 0; s < refineCount; s++) {
-    let { start: a, end: b, score: best } = seeds[s];
-    // First improvement wins; a few steps reach any window within the size range of the seed.
-    for (let step = 0; step < 6 && budget.used <= budget.cap; step++) {
-      let moved = false;
-      for (const [da, db] of EDGE_MOVES) {
-        const na = a + da;
-        const nb = b + db;
-        if (na < 0 || nb > M || nb - na < minSize || nb - na > maxSize) continue;
-        const sc = scoreOf(na, nb);
-        if (sc > best + 1e-9) {
-          best = sc;
-          a = na;
-          b = nb;
-          moved = true;
-          break;
-        }
+  try {
+    const seeds: FuzzyWindow[] = [];
+    for (const seed of pre.seeds) {
+      let best: FuzzyWindow = { start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) };
+      // In repetitive code the bag-of-bigrams prefilter can sit a few lines off the true region;
+      // lines that equal SEARCH lines vote for where it really starts.
+      const voted = scorer.realign(seed.start, seed.end);
+      if (voted && (voted.start !== best.start || voted.end !== best.end)) {
+        const score = scoreOf(voted.start, voted.end);
+        if (score > best.score) best = { ...voted, score };
       }
-      if (!moved) break;
+      seeds.push(best);
     }
+    seeds.sort(byScoreThenStart);
+
+    // Refine the most promising regions: move each edge by one line while the score improves.
+    const n = search.length;
+    const minSize = Math.max(1, n - 3);
+    const maxSize = n + 3;
+    const refineCount = Math.min(seeds.length, maxCandidates + 1);
+    for (let s = 0; s < refineCount; s++) {
+      let { start: a, end: b, score: best } = seeds[s];
+      // First improvement wins; a few steps reach any window within the size range of the seed.
+      for (let step = 0; step < 6; step++) {
+        let moved = false;
+        for (const [da, db] of EDGE_MOVES) {
+          const na = a + da;
+          const nb = b + db;
+          if (na < 0 || nb > M || nb - na < minSize || nb - na > maxSize) continue;
+          const sc = scoreOf(na, nb);
+          if (sc > best + 1e-9) {
+            best = sc;
+            a = na;
+            b = nb;
+            moved = true;
+            break;
+          }
+        }
+        if (!moved) break;
+      }
+    }
+  } catch (e) {
+    if (e !== WORK_CAP_REACHED) throw e;
   }
-  if (budget.used > budget.cap) budget.truncated = true;
 
   // Best first; after taking a window drop every window overlapping it.
   const all = [...scored.values()].sort(byScoreThenStart);
@@ -209,10 +208,22 @@ function byScoreThenStart(x: FuzzyWindow, y: FuzzyWindow): number {
   return y.score - x.score || x.start - y.start || x.end - y.end;
 }
 
-interface Budget {
-  used: number;
-  cap: number;
-  truncated: boolean;
+/** Thrown by Budget.spend when the work cap is reached; the search then returns what it has. */
+const WORK_CAP_REACHED = new Error('fuzzy work cap reached');
+
+/** Deterministic cost accounting: operations counted, not time measured, so results are repeatable. */
+class Budget {
+  used = 0;
+  truncated = false;
+  constructor(readonly cap: number) {}
+
+  spend(amount: number): void {
+    this.used += amount;
+    if (this.used > this.cap) {
+      this.truncated = true;
+      throw WORK_CAP_REACHED;
+    }
+  }
 }
 
 interface Prefiltered {
@@ -239,7 +250,7 @@ function prefilter(
   for (const line of search) searchChars += line.length;
   let sampleBits = 0;
   while (sampleBits < 6 && searchChars >> (sampleBits + 1) >= 256) sampleBits++;
-  const sampleShift = 32 - sampleBits;
+  const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
 
   const searchCount = new Int32Array(HASH_SIZE);
   let searchSize = 0;
@@ -247,10 +258,10 @@ function prefilter(
     let prev = LINE_START;
     for (let i = 0; i < line.length; i++) {
       const c = line.charCodeAt(i);
-      if (isSpace(c)) continue;
+      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) continue;
       const h = mixBigram(prev, c);
       prev = c;
-      if (sampleBits > 0 && h >>> sampleShift !== 0) continue;
+      if ((h & sampleMask) !== 0) continue;
       searchCount[(h >>> 8) & 0xffff]++;
       searchSize++;
     }
@@ -258,10 +269,10 @@ function prefilter(
 
   let totalChars = 0;
   for (const line of docLines) totalChars += line.length;
-  let codes = new Uint16Array(Math.max(16, Math.min(totalChars >> sampleBits, 1 << 24)));
+  let codes = new Uint16Array(Math.min(totalChars >> sampleBits, 1 << 18) + 16);
   const lineOffset: number[] = [0];
   const nonBlank: number[] = [];
-  const best = new Float64Array(docLines.length).fill(-1);
+  const best = new Float32Array(docLines.length).fill(-1);
   const windowCount = new Int32Array(HASH_SIZE);
   let common = 0;
   let windowSize = 0;
@@ -282,16 +293,21 @@ function prefilter(
     let to = from;
     let prev = LINE_START;
     let visible = false;
-    for (let i = 0; i < line.length; i++) {
+    const length = line.length;
+    for (let i = 0; i < length; i++) {
       const c = line.charCodeAt(i);
-      if (isSpace(c)) continue;
+      if (c <= 32) {
+        if (c === 32 || (c >= 9 && c <= 13)) continue;
+      } else if (c >= 0xa0 && isWideSpace(c)) {
+        continue;
+      }
       visible = true;
-      const h = mixBigram(prev, c);
+      const h = Math.imul((prev << 16) | c, 0x9e3779b1);
       prev = c;
-      if (sampleBits > 0 && h >>> sampleShift !== 0) continue;
+      if ((h & sampleMask) !== 0) continue;
       codes[to++] = (h >>> 8) & 0xffff;
     }
-    used += line.length + 1;
+    used += length + 8; // the characters, plus the per-line bookkeeping
     if (!visible) continue; // blank line: invisible to the fuzzy tier
     const e = nonBlank.length;
     nonBlank.push(li);
@@ -365,12 +381,55 @@ interface DocLine {
   ids: Int32Array;
   /** Id of the (line start, first character) bigram. */
   startId: number;
-  /** Similarity to each SEARCH line (NaN: not computed yet). */
-  sim: Float32Array;
-  /** Similarity of this line joined with the next to each SEARCH line (NaN: not computed yet). */
-  simFusedDoc?: Float32Array;
-  /** Similarity to SEARCH lines i-1 and i joined, at index i (NaN: not computed yet). */
-  simFusedSearch?: Float32Array;
+  /** SimTable row: similarity to SEARCH line i. */
+  simRow: number;
+  /** SimTable row: this line joined with the next, against SEARCH line i (-1: none yet). */
+  fusedDocRow: number;
+  /** SimTable row: SEARCH lines i-1 and i joined, against this line, at index i (-1: none yet). */
+  fusedSearchRow: number;
+}
+
+/** Largest SEARCH (in lines) whose similarity caches are dense rows. */
+const DENSE_SIM_LIMIT = 1024;
+
+/**
+ * Cached similarities of document lines to SEARCH lines (NaN: not computed). Each document line
+ * that needs a cache gets a row; rows of ordinary blocks live in one growing array (allocating a
+ * typed array per line costs more than the similarities it saves), huge blocks use a sparse map,
+ * as the banded alignment touches only a few cells of each row.
+ */
+class SimTable {
+  private dense: Float32Array;
+  private readonly sparse: Map<number, number> | undefined;
+  private rows = 0;
+
+  constructor(private readonly n: number) {
+    if (n <= DENSE_SIM_LIMIT) {
+      this.dense = new Float32Array(n * 64).fill(NaN);
+    } else {
+      this.dense = new Float32Array(0);
+      this.sparse = new Map();
+    }
+  }
+
+  newRow(): number {
+    const row = this.rows++;
+    if (!this.sparse && this.rows * this.n > this.dense.length) {
+      const grown = new Float32Array(this.dense.length * 2).fill(NaN);
+      grown.set(this.dense);
+      this.dense = grown;
+    }
+    return row;
+  }
+
+  get(row: number, i: number): number {
+    return this.sparse ? (this.sparse.get(row * this.n + i) ?? NaN) : this.dense[row * this.n + i];
+  }
+
+  set(row: number, i: number, v: number): void {
+    if (this.sparse) this.sparse.set(row * this.n + i, v);
+    else this.dense[row * this.n + i] = v;
+  }
 }
 
 /**
@@ -385,6 +444,7 @@ class WindowScorer {
   private readonly bagSize: number;
   private readonly scratch: Int32Array;
   private readonly lines = new Map<number, DocLine>();
+  private readonly sims: SimTable;
   private readonly norms = new Map<number, string>();
   /** SEARCH line text -> its indexes, for exact-line votes. */
   private readonly searchIndex = new Map<string, number[]>();
@@ -401,6 +461,7 @@ class WindowScorer {
     private readonly search: readonly string[],
     private readonly budget: Budget,
   ) {
+    this.sims = new SimTable(search.length);
     // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
     let chars = 0;
     for (const line of search) chars += line.length + 1;
@@ -427,17 +488,19 @@ class WindowScorer {
       if (list) list.push(i);
       else this.searchIndex.set(line, [i]);
     });
+    // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
+    budget.used += 3 * chars;
   }
 
   /**
-   * The window that document lines equal to SEARCH lines vote for, looking half a block beyond
-   * [a, b) on each side: each such line votes for the start it implies (weighted down when the
+   * The window that document lines equal to SEARCH lines vote for, looking half a block (at most
+   * 24 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted down when the
    * line occurs several times in SEARCH). Undefined when fewer than two lines agree.
    */
   realign(a: number, b: number): { start: number; end: number } | undefined {
     const n = this.search.length;
     const M = this.nonBlank.length;
-    const reach = (n >> 1) + 2;
+    const reach = Math.min((n >> 1) + 2, 24);
     const votes = new Map<number, number>();
     for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
       const list = this.searchIndex.get(this.norm(j));
@@ -463,7 +526,7 @@ class WindowScorer {
     if (s === undefined) {
       s = normalizeLine(this.docLines[this.nonBlank[j]]);
       this.norms.set(j, s);
-      this.budget.used += s.length;
+      this.budget.spend(s.length);
     }
     return s;
   }
@@ -484,10 +547,12 @@ class WindowScorer {
         norm,
         ids,
         startId: this.ids.get(LINE_START, norm.charCodeAt(0)),
-        sim: new Float32Array(n).fill(NaN),
+        simRow: this.sims.newRow(),
+        fusedDocRow: -1,
+        fusedSearchRow: -1,
       };
       this.lines.set(j, info);
-      this.budget.used += norm.length + n;
+      this.budget.spend(norm.length + Math.min(n, DENSE_SIM_LIMIT));
     }
     return info;
   }
@@ -530,7 +595,7 @@ class WindowScorer {
     }
     this.common = common;
     this.windowSize += sign * (ids.length + 1);
-    this.budget.used += ids.length + 1;
+    this.budget.spend(ids.length + 1);
   }
 
   /** Similarity of the texts; Levenshtein ratio when short, else Dice over the id arrays. */
@@ -547,7 +612,7 @@ class WindowScorer {
     // Both measures are at most about shorter/longer; below a third no pair can earn credit.
     if (3 * Math.min(sText.length, dText.length) < longer) return 0;
     if (longer < SHORT_STRING) {
-      this.budget.used += longer;
+      this.budget.spend(longer);
       return 1 - distance(sText, dText) / longer;
     }
     // Multiset intersection via a scratch table: count SEARCH ids, consume them with document ids, reset.
@@ -575,39 +640,39 @@ class WindowScorer {
     if (s2) for (let p = 0; p < s2.length; p++) counts[s2[p]] = 0;
     // The joint between fused lines is not counted on either side.
     const total = s1.length + (s2 ? s2.length : 0) + d1.length + (d2 ? d2.length : 0);
-    this.budget.used += total + s1.length + (s2 ? s2.length : 0);
+    this.budget.spend(total + s1.length + (s2 ? s2.length : 0));
     return total === 0 ? 0 : (2 * common) / total;
   }
 
   private sim(i: number, d: DocLine): number {
-    let v = d.sim[i];
+    let v = this.sims.get(d.simRow, i);
     if (v !== v) {
       v = this.textSim(this.search[i], d.norm, this.searchIds[i], undefined, d.ids, undefined);
-      d.sim[i] = v;
+      this.sims.set(d.simRow, i, v);
     }
     return v;
   }
 
   /** SEARCH line i against document lines d1 + d2 (the model fused two lines into one). */
   private simFusedDoc(i: number, d1: DocLine, d2: DocLine): number {
-    const cache = (d1.simFusedDoc ??= new Float32Array(this.search.length).fill(NaN));
-    let v = cache[i];
+    if (d1.fusedDocRow < 0) d1.fusedDocRow = this.sims.newRow();
+    let v = this.sims.get(d1.fusedDocRow, i);
     if (v !== v) {
       const dText = `${d1.norm} ${d2.norm}`;
       v = this.textSim(this.search[i], dText, this.searchIds[i], undefined, d1.ids, d2.ids);
-      cache[i] = v;
+      this.sims.set(d1.fusedDocRow, i, v);
     }
     return v;
   }
 
   /** SEARCH lines i-1 + i against document line d (the model split one line in two). */
   private simFusedSearch(i: number, d: DocLine): number {
-    const cache = (d.simFusedSearch ??= new Float32Array(this.search.length).fill(NaN));
-    let v = cache[i];
+    if (d.fusedSearchRow < 0) d.fusedSearchRow = this.sims.newRow();
+    let v = this.sims.get(d.fusedSearchRow, i);
     if (v !== v) {
       const sText = `${this.search[i - 1]} ${this.search[i]}`;
       v = this.textSim(sText, d.norm, this.searchIds[i - 1], this.searchIds[i], d.ids, undefined);
-      cache[i] = v;
+      this.sims.set(d.fusedSearchRow, i, v);
     }
     return v;
   }
@@ -671,7 +736,7 @@ class WindowScorer {
         }
         dp[i * width + (j - i + band)] = v;
       }
-      this.budget.used += jHi - jLo + 1;
+      this.budget.spend(jHi - jLo + 1);
     }
     return Math.max(0, at(n, m)) / Math.max(n, m);
   }
