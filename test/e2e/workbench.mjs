@@ -50,9 +50,9 @@ export async function openFile(page, relativePath) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(relativePath);
-  // Quick Open searches asynchronously; wait for the row of exactly this file before accepting.
+  // Quick Open searches asynchronously (slowly on a loaded machine); wait for the file's row.
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: base }).first();
-  await row.waitFor({ state: 'visible', timeout: 20_000 });
+  await row.waitFor({ state: 'visible', timeout: 60_000 });
   await input.press('Enter');
   await page.locator(`.tabs-container .tab.active[data-resource-name="${base}"]`).waitFor({ timeout: 20_000 });
   await focusEditor(page);
