@@ -1,16 +1,18 @@
 // Tier 10: fuzzy search for the document region a SEARCH block most likely meant.
 //
 // Two stages, so the cost stays linear in the document size:
-//  1. Prefilter: every window of (SEARCH line count - 1 .. + 1) non-blank lines gets a cheap
-//     bag-of-bigrams Dice score, maintained with a sliding sum (each line's bigrams are added once
-//     and removed once per window size). Bigrams are hashed into 16 bits and whitespace is skipped,
-//     so indentation and spacing drift cost nothing.
-//  2. Full scoring of the few best windows (one per region): half whole-window text Dice (robust to
-//     fused or split lines, dropped commas, typos), half an in-order line alignment (penalises windows
-//     whose lines only share vocabulary with SEARCH), then a small hill-climb on the window's edges
-//     so a dropped or added first/last line still lands on the true region.
-// Blank lines are ignored entirely: windows are runs of non-blank lines, mapped back to document lines.
-// A deterministic work counter (not wall-clock) bounds the cost of any input; hitting it sets truncated.
+//  1. Prefilter: every window of as many non-blank lines as SEARCH has gets a cheap bag-of-bigrams
+//     Dice score, kept up to date with a sliding sum (each line's bigrams are added once and removed
+//     once). Whitespace is skipped, so indentation and spacing drift cost nothing; bigrams are hashed
+//     to 16 bits, and for large blocks only a content-defined sample of them is kept.
+//  2. Full scoring of the best window of each of a few regions: half whole-window text Dice (robust
+//     to fused or split lines, dropped commas, typos), half an in-order line alignment (so a window
+//     that merely shares vocabulary with SEARCH scores low). Lines equal to SEARCH lines vote to
+//     realign a seed in repetitive code, and a small hill-climb on the edges lets a dropped or added
+//     first/last line still land on the true region.
+// Blank lines are ignored: windows are runs of non-blank lines, mapped back to document lines.
+// A deterministic work counter (operations, not wall-clock) bounds the cost of any input; when it
+// runs out the search returns what it has and says it was truncated.
 
 import { distance } from 'fastest-levenshtein';
 
@@ -37,6 +39,8 @@ const SHORT_STRING = 20;
 const LINE_CREDIT_FLOOR = 0.5;
 /** A fused/split pairing must beat the best single-line pairing by this much to count double. */
 const FUSE_GAIN = 0.1;
+/** Most a few edge moves can raise a window's score; weaker seeds are not refined. */
+const REFINE_REACH = 0.15;
 const HASH_SIZE = 1 << 16;
 const LINE_START = 10; // '\n': never part of a line's content, so it marks where a line begins
 
@@ -92,7 +96,10 @@ function isWideSpace(c: number): boolean {
   );
 }
 
-/** Multiplicative hash of a character pair; the prefilter samples on its top bits and indexes by its middle bits. */
+/**
+ * Multiplicative hash of a character pair: the prefilter samples on its top bits and indexes its
+ * table by the middle bits (the document loop inlines the same expression).
+ */
 function mixBigram(c1: number, c2: number): number {
   return Math.imul((c1 << 16) | c2, 0x9e3779b1);
 }
@@ -156,6 +163,8 @@ export function findFuzzyCandidates(
     const refineCount = Math.min(seeds.length, maxCandidates + 1);
     for (let s = 0; s < refineCount; s++) {
       let { start: a, end: b, score: best } = seeds[s];
+      // Edge moves shift a score by little; a region far below minScore will not make it.
+      if (best + REFINE_REACH < options.minScore) continue;
       // First improvement wins; a few steps reach any window within the size range of the seed.
       for (let step = 0; step < 6; step++) {
         let moved = false;
