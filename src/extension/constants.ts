@@ -41,8 +41,14 @@ export const Colors = {
   overviewRuler: 'resilientApply.candidateOverviewRuler',
 } as const;
 
-/** Kind of our paste edit, as users would name it in `editor.pasteAs.preferences`. */
-export const PASTE_KIND_PARTS = ['resilientApply', 'searchReplace'] as const;
+/**
+ * Kinds of our paste edit. The default kind is named in the contributed default of
+ * `editor.pasteAs.preferences` (package.json configurationDefaults), which is how VS Code picks the edit
+ * applied on paste; the offer kind is only listed in the paste widget (Markdown, plain text, or when
+ * resilientApply.paste.applyByDefault is off).
+ */
+export const PASTE_KIND_DEFAULT = ['resilientApply', 'searchReplace'] as const;
+export const PASTE_KIND_OFFER = ['resilientApply', 'searchReplaceOffer'] as const;
 
 /** How long the changed lines stay highlighted after an apply. */
 export const FLASH_MS = 1500;

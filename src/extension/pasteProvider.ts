@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { containsBlocks } from '../core/parser';
 import type { ApplyService, BatchPlan } from './applyService';
-import { PASTE_KIND_PARTS } from './constants';
+import { PASTE_KIND_DEFAULT, PASTE_KIND_OFFER } from './constants';
 import type { Log } from './log';
 import { readSettings } from './settings';
 
@@ -24,13 +24,20 @@ export class BlockPasteEdit extends vscode.DocumentPasteEdit {
     title: string,
     readonly followUp: FollowUp,
     readonly target: vscode.Uri,
+    asDefault: boolean,
   ) {
-    super(insertText, title, BlockPasteProvider.kind);
+    super(insertText, title, asDefault ? BlockPasteProvider.kind : BlockPasteProvider.offerKind);
+    if (!asDefault) {
+      this.yieldTo = [vscode.DocumentDropOrPasteEditKind.Text];
+    }
   }
 }
 
 export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<BlockPasteEdit> {
-  static readonly kind = vscode.DocumentDropOrPasteEditKind.Empty.append(...PASTE_KIND_PARTS);
+  /** The kind applied by default on paste (named in the contributed editor.pasteAs.preferences). */
+  static readonly kind = vscode.DocumentDropOrPasteEditKind.Empty.append(...PASTE_KIND_DEFAULT);
+  /** The kind only offered in the paste widget, plain text staying the default. */
+  static readonly offerKind = vscode.DocumentDropOrPasteEditKind.Empty.append(...PASTE_KIND_OFFER);
 
   constructor(
     private readonly service: ApplyService,
@@ -44,7 +51,7 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
     context: vscode.DocumentPasteEditContext,
     token: vscode.CancellationToken,
   ): Promise<BlockPasteEdit[] | undefined> {
-    if (context.only && !context.only.intersects(BlockPasteProvider.kind)) {
+    if (context.only && !context.only.intersects(BlockPasteProvider.kind) && !context.only.intersects(BlockPasteProvider.offerKind)) {
       return undefined;
     }
     const item = dataTransfer.get('text/plain');
@@ -65,11 +72,7 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
     const preferPlainText = PROSE_LANGUAGES.has(document.languageId) || !settings.pasteApplyByDefault;
 
     const make = (title: string, followUp: FollowUp): BlockPasteEdit[] => {
-      const edit = new BlockPasteEdit(insertText, title, followUp, document.uri);
-      if (preferPlainText) {
-        edit.yieldTo = [vscode.DocumentDropOrPasteEditKind.Text];
-      }
-      return [edit];
+      return [new BlockPasteEdit(insertText, title, followUp, document.uri, !preferPlainText)];
     };
 
     const parsed = this.service.parse(text, 'the pasted text');
@@ -152,7 +155,7 @@ export function registerPasteProvider(context: vscode.ExtensionContext, service:
   const provider = new BlockPasteProvider(service, log);
   context.subscriptions.push(
     vscode.languages.registerDocumentPasteEditProvider('*', provider, {
-      providedPasteEditKinds: [BlockPasteProvider.kind],
+      providedPasteEditKinds: [BlockPasteProvider.kind, BlockPasteProvider.offerKind],
       pasteMimeTypes: ['text/plain'],
     }),
   );
