@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { closeSecondarySideBar, editorText, eventually, focusEditor, goToLine, mod, openFile, paste, pressUndo, runCommand } from './workbench.mjs';
 
-export const title = 'paste a near-miss block, see the CodeLens, preview, click Apply here, undo';
+export const title = 'paste a near-miss block, see the CodeLens, preview, click Apply here, undo, dismiss; paste an exact block, undo';
 export const timeoutMs = 240_000;
 
 const FILE = 'src/inventory.ts';
@@ -137,6 +137,24 @@ export default async function ({ page, workspace, screenshot, log }) {
   await goToLine(page, firstLine + 3);
   await lens(page, 'Apply here').first().waitFor({ state: 'visible', timeout: 20_000 });
   await screenshot('undone');
+
+  // Dismiss drops the choices; nothing is applied.
+  await lens(page, 'Dismiss').first().click();
+  await lens(page, 'Apply here').first().waitFor({ state: 'detached', timeout: 20_000 });
+  assert.equal(await editorText(page), onDisk);
+
+  // A block that matches exactly applies on paste, in one undo step with the paste itself.
+  const exactSearch = '  constructor(readonly name: string) {}';
+  const exactReplace = "  constructor(readonly name: string, readonly region = 'eu') {}";
+  assert.equal(onDisk.split(exactSearch).length, 2, 'the exact block must match once');
+  await goToLine(page, 1);
+  await paste(page, ['<<<<<<< SEARCH', exactSearch, '=======', exactReplace, '>>>>>>> REPLACE', ''].join('\n'));
+  await eventually(() => editorText(page), onDisk.replace(exactSearch, exactReplace), { timeoutMs: 20_000, message: 'the pasted exact block was not applied' });
+  await goToLine(page, 13);
+  await screenshot('exact-applied');
+  await pressUndo(page);
+  await eventually(() => editorText(page), onDisk, { timeoutMs: 20_000, message: 'one undo did not revert the pasted apply' });
+
   // Nothing was saved.
   assert.equal(fs.readFileSync(path.join(workspace, FILE), 'utf8'), onDisk);
 }
