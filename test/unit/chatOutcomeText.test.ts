@@ -16,6 +16,7 @@ test('percent never shows a near miss as 100%', () => {
   assert.equal(percent(0.996), '99%');
   assert.equal(percent(0.92), '92%');
   assert.equal(percent(0.5), '50%');
+  assert.equal(percent(0.929), '92%');
 });
 
 test('lines label', () => {
@@ -28,7 +29,7 @@ test('outcome lines for each status', () => {
   assert.equal(outcomeLine(outcome({ status: 'pending', tier: 'indentation', range: { startLine: 9, endLine: 9 } })),
     'matched after normalising indentation at line 9');
   assert.equal(outcomeLine(outcome({ tier: 'fuzzy', score: 0.955, range: { startLine: 1, endLine: 2 } })),
-    'matched by fuzzy match (96%) at lines 1-2');
+    'matched by fuzzy match (95%) at lines 1-2');
   assert.equal(outcomeLine(outcome({ status: 'ambiguous', tier: 'exact', candidates: [candidate(4, 6, 1), candidate(10, 12, 1)] })),
     'ambiguous: 2 matches at lines 4-6, 10-12');
   assert.equal(outcomeLine(outcome({ status: 'ambiguous', tier: 'quotes', candidates: [candidate(4, 6, 1), candidate(10, 12, 1)] })),

@@ -76,16 +76,24 @@ function lineCount(text: string): string {
   return `${n} line${n === 1 ? '' : 's'}`;
 }
 
+/** Inline code that survives backticks in the text (a longer fence than any run inside it). */
+function code(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks} ${text} ${ticks}`;
+}
+
 function describeBlocks(blocks: readonly SearchReplaceBlock[], relativePath: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendText(`${relativePath}, ${blocks.length} SEARCH/REPLACE block${blocks.length === 1 ? '' : 's'}, applied together as one undoable edit:\n\n`);
+  const n = blocks.length;
+  md.appendMarkdown(`${code(relativePath)}: ${n} SEARCH/REPLACE block${n === 1 ? '' : 's'}, applied together as one undoable edit.\n\n`);
   for (const block of blocks.slice(0, 10)) {
     const at = block.startLine !== undefined ? ` near line ${block.startLine}` : '';
-    const search = block.search === '' ? '(empty: fills an empty or new file)' : `"${firstLine(block.search)}" (${lineCount(block.search)})`;
-    const replace = block.replace === '' ? '(nothing: deletes)' : `"${firstLine(block.replace)}" (${lineCount(block.replace)})`;
-    md.appendText(`${block.index}. Replace${at} ${search} with ${replace}\n`);
+    const search = block.search === '' ? 'an empty SEARCH (fills an empty or new file)' : `${code(firstLine(block.search))} (${lineCount(block.search)})`;
+    const replace = block.replace === '' ? 'nothing (deletes)' : `${code(firstLine(block.replace))} (${lineCount(block.replace)})`;
+    md.appendMarkdown(`${block.index}. Replace${at} ${search} with ${replace}\n`);
   }
-  if (blocks.length > 10) md.appendText(`…and ${blocks.length - 10} more\n`);
+  if (n > 10) md.appendMarkdown(`\n…and ${n - 10} more\n`);
   return md;
 }
 

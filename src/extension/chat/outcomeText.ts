@@ -26,9 +26,9 @@ export function linesLabel(range: LineRange): string {
   return range.startLine === range.endLine ? `line ${range.startLine}` : `lines ${range.startLine}-${range.endLine}`;
 }
 
-/** A similarity as a whole percentage; never rounds a non-perfect score up to 100%. */
+/** A similarity as a whole percentage, truncated like the engine's message ([0.92] is 92%), never 100% unless exact. */
 export function percent(score: number): string {
-  const value = score >= 1 ? 100 : Math.min(99, Math.round(score * 100));
+  const value = score >= 1 ? 100 : Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
   return `${value}%`;
 }
 
