@@ -11,6 +11,7 @@
 // Then the fuzzy tier alone on adversarial inputs, to show the work cap holding the worst case.
 
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { applyBlocks } from '../src/core/engine';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates } from '../src/core/fuzzy';
 import type { ApplyResult, SearchReplaceBlock } from '../src/core/types';
@@ -32,7 +33,10 @@ interface Row {
   lines: number;
   name: string;
   outcome: string;
+  /** Median wall-clock ms per run. */
   ms: number;
+  /** Process CPU ms per run (mean): what the code costs, whatever else the machine is doing. */
+  cpuMs: number;
   indexOfMs: number;
   budget: string;
   met: string;
@@ -44,16 +48,18 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Median ms of `runs` calls, after one warm-up call. */
-function timeIt<T>(runs: number, fn: () => T): { ms: number; last: T } {
+/** Median wall-clock ms of `runs` calls after one warm-up call, and the process CPU ms per call. */
+function timeIt<T>(runs: number, fn: () => T): { ms: number; cpuMs: number; last: T } {
   let last = fn();
   const times: number[] = [];
+  const cpuStart = process.cpuUsage();
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     last = fn();
     times.push(performance.now() - t);
   }
-  return { ms: median(times), last };
+  const cpu = process.cpuUsage(cpuStart);
+  return { ms: median(times), cpuMs: (cpu.user + cpu.system) / 1000 / runs, last };
 }
 
 /** indexOf is too fast for one call to time well: median of batches, per call. */
@@ -137,36 +143,41 @@ function benchSize(all: string[], size: number, offset: number): Row[] {
       replace: ['// benchmark edit', ...c.search].join('\n'),
       sourceLine: 1,
     };
-    const { ms, last } = timeIt(runs, () => applyBlocks(text, [block], { fileName: 'bench.js' }));
+    const { ms, cpuMs, last } = timeIt(runs, () => applyBlocks(text, [block], { fileName: 'bench.js' }));
     const indexOfMs = timeIndexOf(text, block.search);
     const outcome = describe(last, start);
     let budget = '';
     let met = '';
-    if (size === 10_000 && c.budget === 'ratio') {
-      budget = `<= ${BUDGET_RATIO}x indexOf`;
-      met = ms <= BUDGET_RATIO * indexOfMs ? 'yes' : 'NO';
-    } else if (size === 10_000 && c.budget === 'miss') {
-      budget = `< ${BUDGET_MISS_MS} ms`;
-      met = ms < BUDGET_MISS_MS ? 'yes' : 'NO';
+    if (size === 10_000 && c.budget) {
+      const limit = c.budget === 'ratio' ? BUDGET_RATIO * indexOfMs : BUDGET_MISS_MS;
+      budget = c.budget === 'ratio' ? `<= ${BUDGET_RATIO}x indexOf` : `< ${BUDGET_MISS_MS} ms`;
+      met = verdict(ms, cpuMs, limit);
     }
     if (!outcome.startsWith(c.expect)) met = `${met} (expected ${c.expect})`.trim();
-    rows.push({ lines: size, name: c.name, outcome, ms, indexOfMs, budget, met });
+    rows.push({ lines: size, name: c.name, outcome, ms, cpuMs, indexOfMs, budget, met });
   }
   return rows;
+}
+
+/** Judged on wall time; when only the CPU time meets the limit, the machine was busy with other work. */
+function verdict(ms: number, cpuMs: number, limit: number): string {
+  if (ms <= limit) return 'yes';
+  return cpuMs <= limit ? 'NO (cpu: yes)' : 'NO';
 }
 
 function worstCases(): Row[] {
   const rows: Row[] = [];
   const run = (name: string, doc: string[], search: string[]): void => {
-    const { ms, last } = timeIt(3, () => findFuzzyCandidates(doc, search, { maxCandidates: 3, minScore: 0.5 }));
+    const { ms, cpuMs, last } = timeIt(3, () => findFuzzyCandidates(doc, search, { maxCandidates: 3, minScore: 0.5 }));
     rows.push({
       lines: doc.length,
       name,
       outcome: last.truncated ? 'truncated' : 'complete',
       ms,
+      cpuMs,
       indexOfMs: NaN,
       budget: `< ${BUDGET_WORST_MS} ms`,
-      met: ms < BUDGET_WORST_MS ? 'yes' : 'NO',
+      met: verdict(ms, cpuMs, BUDGET_WORST_MS),
     });
   };
   const line = 'const value = compute(alpha, beta, gamma) + offset;';
@@ -196,12 +207,13 @@ function fmt(ms: number): string {
 
 function printTable(title: string, rows: Row[]): void {
   console.log(`\n${title}`);
-  const head = ['lines', 'case', 'outcome', 'median ms', 'indexOf ms', 'ratio', 'budget', 'met'];
+  const head = ['lines', 'case', 'outcome', 'median ms', 'cpu ms', 'indexOf ms', 'ratio', 'budget', 'met'];
   const body = rows.map((r) => [
     r.lines.toLocaleString('en-US'),
     r.name,
     r.outcome,
     fmt(r.ms),
+    fmt(r.cpuMs),
     fmt(r.indexOfMs),
     Number.isNaN(r.indexOfMs) ? '-' : `${(r.ms / r.indexOfMs).toFixed(1)}x`,
     r.budget || '-',
@@ -216,9 +228,17 @@ function printTable(title: string, rows: Row[]): void {
 function main(): void {
   const all = sourceLines();
   const offset = 20_000;
+  const cores = os.cpus().length;
+  const load = os.loadavg()[0];
   console.log(
-    `Resilient Apply benchmark: applyBlocks on slices of typescript.js (${all.length.toLocaleString('en-US')} lines), ${BLOCK_LINES}-line block, Node ${process.version}`,
+    `Resilient Apply benchmark: applyBlocks on slices of typescript.js (${all.length.toLocaleString('en-US')} lines), ` +
+      `${BLOCK_LINES}-line block, Node ${process.version}, ${cores} cores, load average ${load.toFixed(1)}`,
   );
+  console.log(
+    'median ms is wall-clock; cpu ms is this process\'s CPU time per run (it includes V8\'s GC and compiler threads,',
+  );
+  console.log('and is what the code costs when other processes compete for the cores).');
+  if (load > cores) console.log(`Note: the load average exceeds the core count; wall-clock figures are inflated.`);
   const rows: Row[] = [];
   for (const size of SIZES) rows.push(...benchSize(all, size, offset));
   printTable('applyBlocks (median of several in-process runs; indexOf = text.indexOf(SEARCH) on the same text)', rows);

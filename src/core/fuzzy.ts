@@ -454,6 +454,8 @@ class WindowScorer {
   private readonly scratch: Int32Array;
   private readonly lines = new Map<number, DocLine>();
   private readonly sims: SimTable;
+  /** Scratch for the alignment DP, reused across windows. */
+  private dp = new Float64Array(0);
   private readonly norms = new Map<number, string>();
   /** SEARCH line text -> its indexes, for exact-line votes. */
   private readonly searchIndex = new Map<string, number[]>();
@@ -503,13 +505,13 @@ class WindowScorer {
 
   /**
    * The window that document lines equal to SEARCH lines vote for, looking half a block (at most
-   * 24 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted down when the
-   * line occurs several times in SEARCH). Undefined when fewer than two lines agree.
+   * 16 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted
+   * down when the line occurs several times in SEARCH). Undefined when fewer than two lines agree.
    */
   realign(a: number, b: number): { start: number; end: number } | undefined {
     const n = this.search.length;
     const M = this.nonBlank.length;
-    const reach = Math.min((n >> 1) + 2, 24);
+    const reach = Math.min((n >> 1) + 2, 16);
     const votes = new Map<number, number>();
     for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
       const list = this.searchIndex.get(this.norm(j));
@@ -695,7 +697,10 @@ class WindowScorer {
     // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
     const band = Math.abs(m - n) + 1;
     const width = 2 * band + 1;
-    const dp = new Float64Array((n + 1) * width).fill(-1);
+    const cells = (n + 1) * width;
+    if (this.dp.length < cells) this.dp = new Float64Array(cells);
+    const dp = this.dp;
+    dp.fill(-1, 0, cells);
     const at = (i: number, j: number): number => {
       const d = j - i + band;
       return d < 0 || d >= width || j < 0 ? -1 : dp[i * width + d];
