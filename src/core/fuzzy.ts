@@ -106,7 +106,13 @@ function mixBigram(c1: number, c2: number): number {
 
 /** Trim and collapse inner whitespace runs: the text the full scorer compares. */
 function normalizeLine(line: string): string {
-  return line.trim().replace(/\s+/g, ' ');
+  const t = line.trim();
+  // Most lines have only single ASCII spaces inside: skip the regex for them.
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 32 ? t.charCodeAt(i + 1) === 32 : c < 32 || c >= 0xa0) return t.replace(/\s+/g, ' ');
+  }
+  return t;
 }
 
 export function findFuzzyCandidates(
@@ -126,6 +132,8 @@ export function findFuzzyCandidates(
   if (search.length === 0 || docLines.length === 0) return { windows: [], truncated: false };
 
   const budget = new Budget(workCap);
+  // Normalising SEARCH and hashing it for the prefilter are linear in its size: count them too.
+  for (const line of search) budget.used += 2 * line.length;
   const pre = prefilter(docLines, search, maxCandidates, budget);
   if (pre.nonBlank.length === 0) return { windows: [], truncated: budget.truncated };
 
@@ -237,7 +245,7 @@ class Budget {
 
 interface Prefiltered {
   /** Document line index of each non-blank line. */
-  nonBlank: number[];
+  nonBlank: Int32Array;
   /** Best window per region, non-overlapping, in non-blank coordinates. */
   seeds: Array<{ start: number; end: number }>;
 }
@@ -279,21 +287,24 @@ function prefilter(
   let totalChars = 0;
   for (const line of docLines) totalChars += line.length;
   let codes = new Uint16Array(Math.min(totalChars >> sampleBits, 1 << 18) + 16);
-  const lineOffset: number[] = [0];
-  const nonBlank: number[] = [];
+  // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
+  // would otherwise grow two JS arrays a push at a time).
+  const nonBlankAll = new Int32Array(docLines.length);
+  const lineOffset = new Int32Array(docLines.length + 1);
+  let count = 0;
   const best = new Float32Array(docLines.length).fill(-1);
   const windowCount = new Int32Array(HASH_SIZE);
   let common = 0;
   let windowSize = 0;
 
-  let used = 0;
+  let used = budget.used;
   for (let li = 0; li < docLines.length; li++) {
     if (used > prefilterCap) {
       budget.truncated = true;
       break;
     }
     const line = docLines[li];
-    const from = lineOffset[lineOffset.length - 1];
+    const from = lineOffset[count];
     if (codes.length - from < line.length) {
       const grown = new Uint16Array(Math.max(codes.length * 2, from + line.length));
       grown.set(codes);
@@ -318,9 +329,9 @@ function prefilter(
     }
     used += length + 8; // the characters, plus the per-line bookkeeping
     if (!visible) continue; // blank line: invisible to the fuzzy tier
-    const e = nonBlank.length;
-    nonBlank.push(li);
-    lineOffset.push(to);
+    const e = count++;
+    nonBlankAll[e] = li;
+    lineOffset[count] = to;
 
     for (let p = from; p < to; p++) {
       const code = codes[p];
@@ -343,9 +354,10 @@ function prefilter(
       best[e - n + 1] = total === 0 ? 0 : (2 * common) / total;
     }
   }
-  budget.used += used;
+  budget.used = used;
 
-  const M = nonBlank.length;
+  const M = count;
+  const nonBlank = nonBlankAll.subarray(0, M);
   // A document shorter than SEARCH still gets one window: all of it.
   const size = Math.min(n, M);
   if (M > 0 && M < n) best[0] = 1;
@@ -468,7 +480,7 @@ class WindowScorer {
 
   constructor(
     private readonly docLines: readonly string[],
-    private readonly nonBlank: readonly number[],
+    private readonly nonBlank: Int32Array,
     private readonly search: readonly string[],
     private readonly budget: Budget,
   ) {
@@ -476,7 +488,7 @@ class WindowScorer {
     // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
     let chars = 0;
     for (const line of search) chars += line.length + 1;
-    const ids = new PairIds(chars);
+    const ids = new PairIds();
     this.ids = ids;
     this.searchIds = search.map((line) => {
       const out = new Int32Array(Math.max(0, line.length - 1));
@@ -767,20 +779,15 @@ function plausiblyFused(whole: number, part1: number, part2: number): boolean {
   return whole > Math.max(part1, part2) && whole >= 0.7 * sum && whole <= 1.3 * sum + 2;
 }
 
-/** Open-addressing map from a character pair to a dense id; the scorer's hottest lookup. */
+/**
+ * Open-addressing map from a character pair to a dense id; the scorer's hottest lookup. It grows
+ * with the number of distinct pairs (a few thousand in real text), so it stays cache-sized.
+ */
 class PairIds {
-  private readonly keys: Int32Array;
-  private readonly values: Int32Array; // id + 1; 0 marks an empty slot
-  private readonly shift: number;
+  private keys = new Int32Array(1024);
+  private values = new Int32Array(1024); // id + 1; 0 marks an empty slot
+  private shift = 22; // 32 - log2(capacity)
   size = 0;
-
-  constructor(capacityHint: number) {
-    let bits = 4;
-    while (1 << bits < 2 * capacityHint) bits++;
-    this.keys = new Int32Array(1 << bits);
-    this.values = new Int32Array(1 << bits);
-    this.shift = 32 - bits;
-  }
 
   /** The id of the pair, or -1 when SEARCH does not contain it. */
   get(c1: number, c2: number): number {
@@ -801,9 +808,26 @@ class PairIds {
       if (v === 0) {
         this.keys[slot] = key;
         this.values[slot] = ++this.size;
+        if (2 * this.size > this.keys.length) this.grow();
         return this.size - 1;
       }
       if (this.keys[slot] === key) return v - 1;
+    }
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldValues = this.values;
+    this.keys = new Int32Array(oldKeys.length * 2);
+    this.values = new Int32Array(oldKeys.length * 2);
+    this.shift--;
+    const mask = this.keys.length - 1;
+    for (let i = 0; i < oldKeys.length; i++) {
+      if (oldValues[i] === 0) continue;
+      let slot = Math.imul(oldKeys[i], 0x9e3779b1) >>> this.shift;
+      while (this.values[slot] !== 0) slot = (slot + 1) & mask;
+      this.keys[slot] = oldKeys[i];
+      this.values[slot] = oldValues[i];
     }
   }
 }
