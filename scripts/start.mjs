@@ -17,7 +17,16 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { copyTree, DEFAULT_USER_SETTINGS, ensureInstalled, freePort, repoRoot, startServer, workbenchUrl } from './vscodeServer.mjs';
+import {
+  copyTree,
+  DEFAULT_USER_SETTINGS,
+  ensureInstalled,
+  freePort,
+  killGroup,
+  repoRoot,
+  startServer,
+  workbenchUrl,
+} from './vscodeServer.mjs';
 
 const argv = process.argv.slice(2);
 const smoke = argv.includes('--smoke');
@@ -77,6 +86,10 @@ async function stop(code) {
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
+process.stdout.on('error', () => {});
+// However this process ends, the server's process group goes with it.
+process.on('exit', () => killGroup(server.pid));
 
 if (smoke) {
   const code = await smokeCheck(url).then(

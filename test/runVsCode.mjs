@@ -8,7 +8,7 @@
 //   node test/runVsCode.mjs --e2e           UI tests only
 //   RESILIENT_APPLY_GREP=<text>             only integration tests whose title contains <text>
 //   RESILIENT_APPLY_E2E=<text>              only UI test files whose name contains <text>
-//   RESILIENT_APPLY_TEST_TIMEOUT=<seconds>  hard bound on the whole run after install (default 600)
+//   RESILIENT_APPLY_TEST_TIMEOUT=<seconds>  hard bound on the whole run after install (default 900)
 //   RESILIENT_APPLY_KEEP_LOGS=1             keep the temp dir with logs even when everything passed
 //
 // Prerequisites: `npm run build` (dist/extension.js) and `tsc -p ./` (out/test/integration/index.js).
@@ -33,8 +33,8 @@ import { browserPid, launchBrowser, openWorkbench, waitForWorkbench } from '../s
 
 const RESULT_PREFIX = 'RESILIENT_APPLY_INTEGRATION_RESULT ';
 const INSTALL_TIMEOUT_MS = 30 * 60_000;
-const TOTAL_TIMEOUT_MS = Number(process.env.RESILIENT_APPLY_TEST_TIMEOUT || 600) * 1000;
-const INTEGRATION_TIMEOUT_MS = 5 * 60_000;
+const TOTAL_TIMEOUT_MS = Number(process.env.RESILIENT_APPLY_TEST_TIMEOUT || 900) * 1000;
+const INTEGRATION_TIMEOUT_MS = 8 * 60_000;
 const E2E_DEFAULT_TIMEOUT_MS = 2 * 60_000;
 
 const args = new Set(process.argv.slice(2));
@@ -48,8 +48,11 @@ let browser;
 let tempRoot;
 let finished = false;
 
+const transcript = [];
 function say(line = '') {
   process.stdout.write(`${line}\n`);
+  // Kept with the logs (run.log) when the run fails.
+  transcript.push(line);
 }
 
 function withTimeout(promise, ms, what) {
@@ -120,6 +123,7 @@ async function finish(harnessError) {
   if (!ok && tempRoot) {
     say('');
     say(`logs kept in ${tempRoot}`);
+    fs.writeFileSync(path.join(tempRoot, 'run.log'), `${transcript.join('\n')}\n`);
     const serverLog = path.join(tempRoot, 'server.log');
     say(`--- tail of ${serverLog}`);
     say(tail(serverLog));
@@ -143,11 +147,22 @@ async function finish(harnessError) {
   process.exit(harnessError ? 2 : ok ? 0 : 1);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     void finish(new Error(`interrupted by ${signal}`));
   });
 }
+// A reader that goes away (`| head`) must not kill us before the cleanup: ignore EPIPE on our output.
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
+process.on('uncaughtException', (err) => {
+  void finish(err);
+});
+// Last resort, synchronous: whatever way this process ends, the server and browser groups go with it.
+process.on('exit', () => {
+  killGroup(server?.pid);
+  killGroup(browserPid(browser));
+});
 
 // test/integration/index.ts prefixes every line it prints with this (read from the extension host's env,
 // which it inherits from the server), so its lines can be told apart in the workbench's log stream.
