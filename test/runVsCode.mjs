@@ -170,7 +170,7 @@ const LINE_PREFIX = '[resilient-apply-tests] ';
 process.env.RESILIENT_APPLY_LINE_PREFIX = LINE_PREFIX;
 
 async function integrationSuite() {
-  const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, 'workspace-integration'));
+  const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, 'integration', 'demo'));
   const testsIndex = path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
   const consoleLog = fs.createWriteStream(path.join(tempRoot, 'integration-console.log'));
   say('integration suite (real extension host)');
@@ -261,7 +261,7 @@ async function e2eSuite() {
     const name = file.replace(/\.e2e\.mjs$/, '');
     const mod = await import(pathToFileURL(path.join(dir, file)).href);
     const title = mod.title ?? name;
-    const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, `workspace-e2e-${name}`));
+    const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, `e2e-${name}`, 'demo'));
     const consoleLog = fs.createWriteStream(path.join(tempRoot, `e2e-${name}-console.log`));
     const started = Date.now();
     let shotCount = 0;
@@ -309,10 +309,11 @@ async function e2eSuite() {
 }
 
 async function main() {
-  for (const [file, hint] of [
-    [path.join(repoRoot, 'dist', 'extension.js'), 'npm run build'],
-    [path.join(repoRoot, 'out', 'test', 'integration', 'index.js'), 'npx tsc -p ./'],
-  ]) {
+  const prerequisites = [[path.join(repoRoot, 'dist', 'extension.js'), 'npm run build']];
+  if (runIntegration) {
+    prerequisites.push([path.join(repoRoot, 'out', 'test', 'integration', 'index.js'), 'npx tsc -p ./']);
+  }
+  for (const [file, hint] of prerequisites) {
     if (!fs.existsSync(file)) {
       throw new Error(`${path.relative(repoRoot, file)} is missing: run \`${hint}\` first`);
     }
