@@ -120,7 +120,7 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
 }
 
 const TRUNCATED =
-  'The fuzzy search stopped at its work limit (the input is very large), so closer matches may exist elsewhere.';
+  'The fuzzy search was truncated at its work limit (very large input); closer matches may exist elsewhere.';
 
 function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const occurrences = block.candidates;
