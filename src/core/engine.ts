@@ -16,7 +16,7 @@ import {
 import { DocLines, splitBlockLines } from './lines';
 import { Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
 import { buildReplacement, relateRegion, ReplacementLine } from './transform';
-import { LineLedger } from './ledger';
+import { LineLedger, TextLedger } from './ledger';
 import { findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
 
@@ -76,6 +76,7 @@ interface Evaluation {
 class Batch {
   readonly original: DocLines;
   readonly ledger = new LineLedger();
+  private readonly textLedger: TextLedger;
   private text: string;
   private lines: DocLines | undefined;
 
@@ -84,6 +85,7 @@ class Batch {
     readonly settings: Settings,
   ) {
     this.original = new DocLines(text);
+    this.textLedger = new TextLedger(text);
     this.text = text;
     this.lines = this.original;
   }
@@ -104,7 +106,7 @@ class Batch {
       endLine: orig.end,
       score,
       text: this.working.joined(s, e),
-      start: this.original.starts[orig.start],
+      start: this.original.start(orig.start),
       end: this.original.contentEnd(orig.end - 1),
     };
     if (note) c.note = note;
@@ -124,21 +126,21 @@ class Batch {
     let to: number;
     let insert: string;
     if (p.fill) {
-      from = doc.starts[0];
+      from = doc.start(0);
       to = text.length;
-      const eol = doc.count > 1 ? doc.dominantEol() : '\n';
+      const eol = doc.dominantEol();
       insert = p.lines.length === 0 ? '' : p.lines.map((l) => l.text).join(eol) + eol;
     } else if (p.remove) {
-      if (p.end < doc.count) {
-        from = doc.starts[p.start];
-        to = doc.starts[p.end];
+      if (doc.has(p.end)) {
+        from = doc.start(p.start);
+        to = doc.start(p.end);
       } else {
-        from = p.start > 0 ? doc.contentEnd(p.start - 1) : doc.starts[0];
+        from = p.start > 0 ? doc.contentEnd(p.start - 1) : doc.start(0);
         to = text.length;
       }
       insert = '';
     } else {
-      from = doc.starts[p.start];
+      from = doc.start(p.start);
       to = doc.contentEnd(p.end - 1);
       insert = joinPlacement(doc, p);
     }
@@ -148,23 +150,16 @@ class Batch {
         ? 0
         : p.lines.length;
     this.text = text.slice(0, from) + insert + text.slice(to);
+    this.textLedger.place(from, to, insert);
     this.lines = undefined;
     this.ledger.place(p.start, p.end, p.fill ? Math.max(newLen, 1) : newLen, insert.length - (to - from), block);
   }
 
-  /** Minimal non-overlapping edits against the original, one per edited region, common lines trimmed. */
+  /** Minimal non-overlapping edits against the original: one per edited region, common lines trimmed. */
   edits(): TextEdit[] {
-    const orig = this.original;
-    const final = this.text;
     const out: TextEdit[] = [];
-    let shift = 0;
-    for (const e of this.ledger.all) {
-      const atEnd = e.origEnd === orig.count;
-      const start = atEnd && e.origStart > 0 ? orig.contentEnd(e.origStart - 1) : orig.starts[e.origStart];
-      const end = atEnd ? orig.text.length : orig.starts[e.origEnd];
-      const newText = final.slice(start + shift, end + shift + e.textDelta);
-      shift += e.textDelta;
-      const edit = trimCommonLines(orig.text, start, end, newText);
+    for (const e of this.textLedger.all) {
+      const edit = trimCommonLines(this.original.text, e.start, e.end, e.newText);
       if (edit) out.push(edit);
     }
     return out;

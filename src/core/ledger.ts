@@ -107,3 +107,87 @@ export class LineLedger {
     return this.edits.filter((x) => x.origStart < b && a < x.origEnd);
   }
 }
+
+/** A replacement of ORIGINAL text [start, end) by newText. */
+export interface OffsetEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+/**
+ * The same batch at the character level: edits against the original text, merged when they overlap or
+ * touch. Kept alongside the line ledger so the final edits never need a slice of the whole working
+ * text (which would copy a large document for every apply).
+ */
+export class TextLedger {
+  private edits: OffsetEdit[] = [];
+
+  constructor(private readonly original: string) {}
+
+  get all(): readonly OffsetEdit[] {
+    return this.edits;
+  }
+
+  private located(): Array<{ e: OffsetEdit; ws: number; we: number; delta: number }> {
+    let delta = 0;
+    return this.edits.map((e) => {
+      const ws = e.start + delta;
+      const d = e.newText.length - (e.end - e.start);
+      delta += d;
+      return { e, ws, we: ws + e.newText.length, delta: d };
+    });
+  }
+
+  /** Working text [a, b), assembled from the original and the edits' new text. */
+  private slice(located: ReturnType<TextLedger['located']>, a: number, b: number): string {
+    let out = '';
+    let w = a;
+    let delta = 0;
+    for (const x of located) {
+      if (w >= b) break;
+      if (x.we <= w && x.ws < w) {
+        delta += x.delta;
+        continue;
+      }
+      if (x.we === x.ws && x.ws === w) {
+        delta += x.delta;
+        continue;
+      }
+      if (w < x.ws) {
+        const end = Math.min(b, x.ws);
+        out += this.original.slice(w - delta, end - delta);
+        w = end;
+      }
+      if (w >= b) break;
+      if (w < x.we) {
+        const end = Math.min(b, x.we);
+        out += x.e.newText.slice(w - x.ws, end - x.ws);
+        w = end;
+      }
+      delta += x.delta;
+    }
+    if (w < b) out += this.original.slice(w - delta, b - delta);
+    return out;
+  }
+
+  /** Working text [from, to) was replaced by insert. */
+  place(from: number, to: number, insert: string): void {
+    const located = this.located();
+    const touched = located.filter((x) => x.ws <= to && from <= x.we);
+    let ms = from;
+    let me = to;
+    for (const x of touched) {
+      ms = Math.min(ms, x.ws);
+      me = Math.max(me, x.we);
+    }
+    const before = (w: number) => located.filter((x) => x.we <= w).reduce((sum, x) => sum + x.delta, 0);
+    const start = touched.find((x) => x.ws === ms)?.e.start ?? ms - before(ms);
+    const end = touched.find((x) => x.we === me)?.e.end ?? me - before(me);
+    const newText = this.slice(located, ms, from) + insert + this.slice(located, to, me);
+    const kept = this.edits.filter((e) => !touched.some((x) => x.e === e));
+    kept.push({ start, end, newText });
+    kept.sort((x, y) => x.start - y.start);
+    this.edits = kept;
+  }
+}

@@ -1,6 +1,7 @@
-// Whole-line view of a document without splitting it up front: line start offsets are found once
-// (one indexOf pass), line contents are sliced lazily and cached. Matching, offsets and line numbers
-// all go through this so that a hit on a large file costs little more than a plain indexOf.
+// Whole-line view of a document without splitting it up front. Line start offsets are found lazily
+// (indexOf from the last known line break, only as far as a caller needs), line contents are sliced
+// on demand and cached. A hit near the top of a large file never scans the rest of it, so a match
+// costs little more than a plain indexOf.
 
 export type Eol = '' | '\n' | '\r\n';
 
@@ -9,59 +10,84 @@ const CR = 13;
 
 export class DocLines {
   readonly text: string;
-  /** Offset of the first character of each line. A leading BOM is not part of line 1. */
-  readonly starts: number[];
-  private readonly contents: (string | undefined)[];
-  private readonly keyCaches = new Map<string, (string | undefined)[]>();
+  /** Offsets of the first character of each line found so far. A leading BOM is not part of line 1. */
+  private readonly lineStarts: number[];
+  /** True once the last line break has been found. */
+  private complete = false;
+  private readonly contents = new Map<number, string>();
+  private readonly keyCaches = new Map<string, Map<number, string>>();
   private contentList: string[] | undefined;
   private zeroWidth: boolean | undefined;
 
   constructor(text: string) {
     this.text = text;
-    const starts = [text.charCodeAt(0) === BOM ? 1 : 0];
-    let p = text.indexOf('\n');
-    while (p !== -1) {
-      starts.push(p + 1);
-      p = text.indexOf('\n', p + 1);
+    this.lineStarts = [text.charCodeAt(0) === BOM ? 1 : 0];
+  }
+
+  /** Find one more line start; false when there are no more. */
+  private extend(): boolean {
+    if (this.complete) return false;
+    const from = this.lineStarts[this.lineStarts.length - 1];
+    const nl = this.text.indexOf('\n', from);
+    if (nl === -1) {
+      this.complete = true;
+      return false;
     }
-    this.starts = starts;
-    this.contents = new Array<string | undefined>(starts.length);
+    this.lineStarts.push(nl + 1);
+    return true;
+  }
+
+  /** Whether line i exists (0-based). */
+  has(i: number): boolean {
+    while (this.lineStarts.length <= i) if (!this.extend()) return false;
+    return i >= 0;
   }
 
   get count(): number {
-    return this.starts.length;
+    while (this.extend());
+    return this.lineStarts.length;
+  }
+
+  isLast(i: number): boolean {
+    return !this.has(i + 1);
+  }
+
+  start(i: number): number {
+    this.has(i);
+    return this.lineStarts[i];
   }
 
   /** Offset just past the line's content (before its line break). */
   contentEnd(i: number): number {
-    if (i === this.starts.length - 1) return this.text.length;
-    const nl = this.starts[i + 1] - 1;
-    return nl > this.starts[i] && this.text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+    if (!this.has(i + 1)) return this.text.length;
+    const nl = this.lineStarts[i + 1] - 1;
+    return nl > this.lineStarts[i] && this.text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
   }
 
   /** Offset just past the line's line break (the next line's start, or the end of the text). */
   lineEnd(i: number): number {
-    return i === this.starts.length - 1 ? this.text.length : this.starts[i + 1];
+    return this.has(i + 1) ? this.lineStarts[i + 1] : this.text.length;
   }
 
   /** The line's content without its line break. */
   line(i: number): string {
-    let s = this.contents[i];
+    let s = this.contents.get(i);
     if (s === undefined) {
-      s = this.text.slice(this.starts[i], this.contentEnd(i));
-      this.contents[i] = s;
+      s = this.text.slice(this.start(i), this.contentEnd(i));
+      this.contents.set(i, s);
     }
     return s;
   }
 
   eol(i: number): Eol {
-    if (i === this.starts.length - 1) return '';
-    return this.contentEnd(i) === this.starts[i + 1] - 2 ? '\r\n' : '\n';
+    if (!this.has(i + 1)) return '';
+    return this.contentEnd(i) === this.lineStarts[i + 1] - 2 ? '\r\n' : '\n';
   }
 
   /** Index of the line containing offset (an offset on a line break belongs to that line). */
   lineAt(offset: number): number {
-    const starts = this.starts;
+    const starts = this.lineStarts;
+    while (starts[starts.length - 1] <= offset && this.extend());
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -74,7 +100,7 @@ export class DocLines {
 
   /** The file's line ending: the first one found, '\n' when the file has a single line. */
   dominantEol(): '\n' | '\r\n' {
-    return this.count > 1 && this.eol(0) === '\r\n' ? '\r\n' : '\n';
+    return this.eol(0) === '\r\n' ? '\r\n' : '\n';
   }
 
   /** Lines [start, end) joined with '\n' (the Candidate.text form). */
@@ -87,18 +113,19 @@ export class DocLines {
   /** Every line's content (for the fuzzy scan, which needs them all). */
   allLines(): string[] {
     if (!this.contentList) {
-      const list = new Array<string>(this.count);
-      for (let i = 0; i < this.count; i++) list[i] = this.line(i);
+      const n = this.count;
+      const list = new Array<string>(n);
+      for (let i = 0; i < n; i++) list[i] = this.text.slice(this.lineStarts[i], this.contentEnd(i));
       this.contentList = list;
     }
     return this.contentList;
   }
 
   /** Per-normalisation cache of line keys, so each line is normalised at most once per document. */
-  keyCache(name: string): (string | undefined)[] {
+  keyCache(name: string): Map<number, string> {
     let cache = this.keyCaches.get(name);
     if (!cache) {
-      cache = new Array<string | undefined>(this.count);
+      cache = new Map();
       this.keyCaches.set(name, cache);
     }
     return cache;
@@ -107,9 +134,17 @@ export class DocLines {
   /** Zero-width characters (other than a leading BOM) can split any run of text, defeating anchors. */
   hasZeroWidth(): boolean {
     if (this.zeroWidth === undefined) {
-      const re = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
-      re.lastIndex = this.starts[0];
-      this.zeroWidth = re.test(this.text);
+      // A regex whose class has no Latin-1 character fails at once on a one-byte string; only then is
+      // the Latin-1 soft hyphen looked for separately. Two-byte strings take one scan.
+      const text = this.text;
+      const from = this.lineStarts[0];
+      if (/[\u0100-\uffff]/.test(text)) {
+        const re = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+        re.lastIndex = from;
+        this.zeroWidth = re.test(text);
+      } else {
+        this.zeroWidth = text.indexOf('\u00AD', from) !== -1;
+      }
     }
     return this.zeroWidth;
   }

@@ -55,12 +55,12 @@ export interface SearchSpec {
   /** SEARCH lines ('\r' at line ends dropped). */
   lines: string[];
   /** Longest run of SEARCH text any tier 1-8 match must contain verbatim, and its SEARCH line. */
-  anchor?: { text: string; line: number };
+  anchor?: Anchor;
   /** Longest run of word characters (guaranteed even when whitespace between tokens differs). */
-  wordAnchor?: { text: string; line: number };
+  wordAnchor?: Anchor;
 }
 
-/** Per-tier readings of each SEARCH line, computed once per SEARCH. */
+/** Per-tier readings of each SEARCH line, computed on first use and kept with the SEARCH. */
 const alternativesCache = new WeakMap<SearchSpec, Map<Tier, SearchAlternative[][]>>();
 
 export interface Occurrence {
@@ -87,33 +87,62 @@ export interface PartialMatch {
 
 // ---- SEARCH preparation ---------------------------------------------------------------------------
 
-// Characters a tier may match against something else in the file: whitespace, quotes, dashes, special
-// spaces, ellipsis, zero-width characters; runs of dots may stand for an ellipsis.
-const UNSTABLE_RE =
-  /[\s'"\u2018-\u201F\u2039\u203A\u00AB\u00BB\-\u2010-\u2015\u2212\uFE58\uFE63\uFF0D\u00A0\u1680\u2000-\u200D\u202F\u205F\u2060\u3000\uFEFF\u00AD\u2026]+|\.{3,}/;
-const NON_WORD_RE = /[^A-Za-z0-9_$\u0080-\uFFFF]+/;
+/**
+ * Characters a tier may match against something else in the file: whitespace, quotes, dashes, special
+ * spaces, ellipsis, zero-width characters (and runs of 3+ dots, which may stand for an ellipsis).
+ */
+function isUnstable(c: number): boolean {
+  if (c <= 32) return true;
+  if (c < 127) return c === 34 || c === 39 || c === 45;
+  return (
+    c === 0x85 || c === 0xa0 || c === 0xab || c === 0xad || c === 0xbb || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x201f) || c === 0x2026 || (c >= 0x2028 && c <= 0x202f) || c === 0x2039 ||
+    c === 0x203a || c === 0x205f || c === 0x2060 || c === 0x2212 || c === 0x3000 || c === 0xfe58 ||
+    c === 0xfe63 || c === 0xfeff || c === 0xff0d
+  );
+}
 
-function longestRun(parts: readonly string[], best: { text: string; line: number } | undefined, line: number) {
-  for (const p of parts) if (p.length > 0 && (!best || p.length > best.text.length)) best = { text: p, line };
-  return best;
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
+}
+
+type Anchor = { text: string; line: number };
+
+/** Longest stable run and longest stable word run of one line, folded into the best so far. */
+function scanRuns(core: string, line: number, best: { any?: Anchor; word?: Anchor }): void {
+  let runStart = 0;
+  let wordStart = 0;
+  const take = (from: number, to: number, which: 'any' | 'word') => {
+    const cur = best[which];
+    if (to - from > 0 && (!cur || to - from > cur.text.length)) best[which] = { text: core.slice(from, to), line };
+  };
+  for (let i = 0; i <= core.length; i++) {
+    const c = i < core.length ? core.charCodeAt(i) : 0;
+    let dots = 0;
+    if (c === 46) while (core.charCodeAt(i + dots) === 46) dots++;
+    if (i === core.length || isUnstable(c) || dots >= 3) {
+      take(runStart, i, 'any');
+      take(wordStart, i, 'word');
+      i += Math.max(dots - 1, 0);
+      runStart = wordStart = i + 1;
+    } else if (!isWordChar(c)) {
+      take(wordStart, i, 'word');
+      wordStart = i + 1;
+    }
+  }
 }
 
 export function prepareSearch(search: string): SearchSpec {
   const lines = splitBlockLines(search);
-  let anchor: SearchSpec['anchor'];
-  let wordAnchor: SearchSpec['wordAnchor'];
+  const best: { any?: Anchor; word?: Anchor } = {};
   for (let k = 0; k < lines.length; k++) {
     let core = stripLineNumber(lines[k]) ?? lines[k];
-    for (const [short] of SANITIZED_TAGS) if (core.includes(short)) core = core.split(short).join('\u0000');
-    const runs = core.split('\u0000').flatMap((piece) => piece.split(UNSTABLE_RE));
-    anchor = longestRun(runs, anchor, k);
-    wordAnchor = longestRun(
-      runs.flatMap((r) => r.split(NON_WORD_RE)),
-      wordAnchor,
-      k,
-    );
+    if (core.includes('<')) {
+      for (const [short] of SANITIZED_TAGS) if (core.includes(short)) core = core.split(short).join('\u0000');
+    }
+    scanRuns(core, k, best);
   }
-  return { raw: search, lines, anchor, wordAnchor };
+  return { raw: search, lines, anchor: best.any, wordAnchor: best.word };
 }
 
 function fold6(line: string): string {
@@ -144,56 +173,56 @@ function docKeyFn(tier: Tier): { cache: string; fn: (line: string) => string } {
   }
 }
 
-function alternativesFor(spec: SearchSpec, tier: Tier): SearchAlternative[][] {
+/** The readings of SEARCH line k at a tier (as written, without a line-number prefix, tags restored). */
+function alternativesFor(spec: SearchSpec, tier: Tier, k: number): SearchAlternative[] {
   let perTier = alternativesCache.get(spec);
   if (!perTier) {
     perTier = new Map();
     alternativesCache.set(spec, perTier);
   }
-  let alts = perTier.get(tier);
-  if (alts) return alts;
+  let lines = perTier.get(tier);
+  if (!lines) {
+    lines = new Array<SearchAlternative[]>(spec.lines.length);
+    perTier.set(tier, lines);
+  }
+  const known = lines[k];
+  if (known) return known;
   const { fn } = docKeyFn(tier);
-  alts = spec.lines.map((line) => {
-    const texts: Array<{ text: string; strippedLineNumber: boolean; restoredTags: string[] }> = [
-      { text: line, strippedLineNumber: false, restoredTags: [] },
-    ];
-    if (tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace') {
-      const stripped = stripLineNumber(line);
-      if (stripped !== undefined) texts.push({ text: stripped, strippedLineNumber: true, restoredTags: [] });
+  const line = spec.lines[k];
+  const texts: Array<{ text: string; strippedLineNumber: boolean; restoredTags: string[] }> = [
+    { text: line, strippedLineNumber: false, restoredTags: [] },
+  ];
+  if (tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace') {
+    const stripped = stripLineNumber(line);
+    if (stripped !== undefined) texts.push({ text: stripped, strippedLineNumber: true, restoredTags: [] });
+  }
+  if (tier === 'sanitized-tags' || tier === 'whitespace') {
+    for (const t of [...texts]) {
+      const r = restoreTags(t.text);
+      if (r.tags.length) texts.push({ text: r.line, strippedLineNumber: t.strippedLineNumber, restoredTags: r.tags });
     }
-    if (tier === 'sanitized-tags' || tier === 'whitespace') {
-      for (const t of [...texts]) {
-        const r = restoreTags(t.text);
-        if (r.tags.length) texts.push({ text: r.line, strippedLineNumber: t.strippedLineNumber, restoredTags: r.tags });
-      }
-    }
-    const out: SearchAlternative[] = [];
-    for (const t of texts) {
-      const key = fn(t.text);
-      if (!out.some((a) => a.key === key)) out.push({ key, ...t });
-    }
-    return out;
-  });
-  perTier.set(tier, alts);
-  return alts;
+  }
+  const out: SearchAlternative[] = [];
+  for (const t of texts) {
+    const key = fn(t.text);
+    if (!out.some((a) => a.key === key)) out.push({ key, ...t });
+  }
+  lines[k] = out;
+  return out;
 }
 
 // ---- candidate windows ----------------------------------------------------------------------------
 
-/** Window starts worth verifying: those an anchor occurrence points at, or every start. */
-function anchoredStarts(doc: DocLines, m: number, anchor: { text: string; line: number }): number[] {
+/** Start offsets of the lines an anchor occurs in (file order, each line once). */
+function anchorLineStarts(doc: DocLines, anchor: string): number[] {
   const text = doc.text;
-  const starts = doc.starts;
+  const first = doc.start(0);
   const out: number[] = [];
-  let li = 0;
   let last = -1;
-  for (let p = text.indexOf(anchor.text); p !== -1; p = text.indexOf(anchor.text, p + 1)) {
-    while (li + 1 < starts.length && starts[li + 1] <= p) li++;
-    const s = li - anchor.line;
-    if (s !== last && s >= 0 && s + m <= starts.length) {
-      out.push(s);
-      last = s;
-    }
+  for (let p = text.indexOf(anchor); p !== -1; p = text.indexOf(anchor, p + 1)) {
+    const ls = Math.max(p > 0 ? text.lastIndexOf('\n', p - 1) + 1 : 0, first);
+    if (ls !== last) out.push(ls);
+    last = ls;
   }
   return out;
 }
@@ -204,10 +233,10 @@ function allStarts(doc: DocLines, m: number): number[] {
   return out;
 }
 
-/** Matching of one SEARCH against one document, with the windows to check computed once. */
+/** Matching of one SEARCH against one document, with the anchor located once. */
 export class Matcher {
-  private anchored: number[] | undefined;
-  private wordAnchored: number[] | undefined;
+  private anchorHits: number[] | undefined;
+  private wordHits: number[] | undefined;
   private everything: number[] | undefined;
 
   /** useAnchors=false verifies every window (the reference the anchored search must agree with). */
@@ -217,15 +246,70 @@ export class Matcher {
     private readonly useAnchors = true,
   ) {}
 
+  /** Start offset of the line before the one starting at ls, or -1 at the top of the file. */
+  private previousLineStart(ls: number): number {
+    const first = this.doc.start(0);
+    if (ls <= first) return -1;
+    const nl = ls >= 2 ? this.doc.text.lastIndexOf('\n', ls - 2) : -1;
+    return Math.max(nl + 1, first);
+  }
+
+  /**
+   * Window starts (0-based lines) worth verifying at a tier. Each anchor hit is first checked on its own
+   * line (sliced locally, no line index needed); only survivors get a line number, so a frequent anchor
+   * far down the file does not make us index the whole document.
+   */
   private windows(tier: Tier): number[] {
+    const doc = this.doc;
     const m = this.spec.lines.length;
     const unicodeTier = tier === 'unicode' || tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace';
     const anchor = tier === 'whitespace' ? this.spec.wordAnchor : this.spec.anchor;
-    if (!anchor || !this.useAnchors || (unicodeTier && this.doc.hasZeroWidth())) {
-      return (this.everything ??= allStarts(this.doc, m));
+    if (!anchor || !this.useAnchors || (unicodeTier && doc.hasZeroWidth())) {
+      return (this.everything ??= allStarts(doc, m));
     }
-    if (tier === 'whitespace') return (this.wordAnchored ??= anchoredStarts(this.doc, m, anchor));
-    return (this.anchored ??= anchoredStarts(this.doc, m, anchor));
+    const hits =
+      tier === 'whitespace'
+        ? (this.wordHits ??= anchorLineStarts(doc, anchor.text))
+        : (this.anchorHits ??= anchorLineStarts(doc, anchor.text));
+    const text = doc.text;
+    const out: number[] = [];
+    if (tier === 'exact') {
+      for (const ls of hits) {
+        let ws = ls;
+        for (let k = 0; k < anchor.line && ws !== -1; k++) ws = this.previousLineStart(ws);
+        if (ws === -1 || !text.startsWith(this.spec.raw, ws)) continue;
+        const s = doc.lineAt(ws);
+        if (doc.has(s + m - 1)) out.push(s);
+      }
+      return out;
+    }
+    if (hits.length === 0) return out;
+    const keys = alternativesFor(this.spec, tier, anchor.line);
+    const { fn } = docKeyFn(tier);
+    for (const ls of hits) {
+      let le = text.indexOf('\n', ls);
+      if (le === -1) le = text.length;
+      else if (le > ls && text.charCodeAt(le - 1) === 13) le--;
+      const key = fn(text.slice(ls, le));
+      if (!keys.some((a) => a.key === key)) continue;
+      const s = doc.lineAt(ls) - anchor.line;
+      if (s >= 0 && doc.has(s + m - 1)) out.push(s);
+    }
+    return out;
+  }
+
+  /** Window starts from anchor hits without any per-tier check (for partial-line matching). */
+  private looseWindows(): number[] {
+    const doc = this.doc;
+    const m = this.spec.lines.length;
+    const anchor = this.spec.anchor;
+    if (!anchor || !this.useAnchors) return (this.everything ??= allStarts(doc, m));
+    const out: number[] = [];
+    for (const ls of (this.anchorHits ??= anchorLineStarts(doc, anchor.text))) {
+      const s = doc.lineAt(ls) - anchor.line;
+      if (s >= 0 && doc.has(s + m - 1)) out.push(s);
+    }
+    return out;
   }
 
   /** All occurrences at one tier, in file order. */
@@ -238,7 +322,6 @@ export class Matcher {
       }
       return out;
     }
-    const alts = alternativesFor(this.spec, tier);
     const { cache: cacheName, fn } = docKeyFn(tier);
     const cache = this.doc.keyCache(cacheName);
     const m = this.spec.lines.length;
@@ -246,12 +329,13 @@ export class Matcher {
       const chosen: SearchAlternative[] = [];
       let ok = true;
       for (let k = 0; k < m; k++) {
-        let key = cache[s + k];
+        let key = cache.get(s + k);
         if (key === undefined) {
           key = fn(this.doc.line(s + k));
-          cache[s + k] = key;
+          cache.set(s + k, key);
         }
-        const alt = alts[k].length === 1 ? (alts[k][0].key === key ? alts[k][0] : undefined) : alts[k].find((a) => a.key === key);
+        const alts = alternativesFor(this.spec, tier, k);
+        const alt = alts.length === 1 ? (alts[0].key === key ? alts[0] : undefined) : alts.find((a) => a.key === key);
         if (!alt) {
           ok = false;
           break;
@@ -277,7 +361,7 @@ export class Matcher {
   private verifyExact(s: number): Occurrence | undefined {
     const doc = this.doc;
     const raw = this.spec.raw;
-    const from = doc.starts[s];
+    const from = doc.start(s);
     const lastLine = s + this.spec.lines.length - 1;
     if (from + raw.length !== doc.contentEnd(lastLine) || !doc.text.startsWith(raw, from)) return undefined;
     const searchLines = this.spec.lines.slice();
@@ -337,7 +421,7 @@ export class Matcher {
     const m = lines.length;
     if (lines.every((l) => l.length === 0)) return [];
     const out: PartialMatch[] = [];
-    for (const s of this.windows('indentation')) {
+    for (const s of this.looseWindows()) {
       const partialLines: number[] = [];
       let ok = true;
       for (let k = 0; k < m && ok; k++) {
@@ -408,5 +492,5 @@ function describeNormalisations(
 }
 
 export function offsetsOf(doc: DocLines, start: number, end: number): { start: number; end: number } {
-  return { start: doc.starts[start], end: doc.contentEnd(end - 1) };
+  return { start: doc.start(start), end: doc.contentEnd(end - 1) };
 }

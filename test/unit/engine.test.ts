@@ -329,13 +329,23 @@ describe('batches', () => {
     assert.equal(r.blocks[0].status, 'pending');
   });
 
-  test('two blocks on adjacent lines give one merged edit; far apart give two sorted edits', () => {
+  test('blocks whose regions overlap give one merged edit; separate regions give sorted edits', () => {
+    // Block 2 rewrites a line block 1 wrote: one region of the original, one edit.
+    const merged = run(doc, [
+      { search: 'two', replace: 'two\n2.5' },
+      { search: '2.5\nthree', replace: 'THREE' },
+    ]);
+    assert.equal(merged.edits.length, 1);
+    assert.equal(merged.content, lines('one', 'two', 'THREE', 'four', 'five', ''));
+    // Adjacent lines: two edits that neither overlap nor touch (the line break between stays).
     const near = run(doc, [
       { search: 'two', replace: '2' },
       { search: 'three', replace: '3' },
     ]);
-    assert.equal(near.edits.length, 1);
-    assert.equal(near.content, lines('one', '2', '3', 'four', 'five', ''));
+    assert.deepEqual(near.edits, [
+      { start: 4, end: 7, newText: '2' },
+      { start: 8, end: 13, newText: '3' },
+    ]);
     const far = run(doc, [
       { search: 'five', replace: '5' },
       { search: 'one', replace: '1' },

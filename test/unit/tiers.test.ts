@@ -48,7 +48,7 @@ describe('tier 1: exact', () => {
     assert.equal(r.blocks[0].tier, 'exact');
     assert.deepEqual(r.blocks[0].range, { startLine: 2, endLine: 2 });
     assert.equal(r.content, 'alpha\nBETA\ngamma\n');
-    assert.deepEqual(r.edits, [{ start: 6, end: 11, newText: 'BETA\n' }]);
+    assert.deepEqual(r.edits, [{ start: 6, end: 10, newText: 'BETA' }]);
     assert.deepEqual(r.blocks[0].notes, []);
   });
 
