@@ -186,11 +186,11 @@ export async function ensureInstalled({ log = (m) => console.log(`[vscode] ${m}`
     fs.rmSync(partial, { recursive: true, force: true });
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(partial, { recursive: true });
-    installInto(partial, log);
+    const { built } = installInto(partial, log);
     const seconds = Math.round((Date.now() - started) / 1000);
     fs.writeFileSync(
       layout(partial).marker,
-      JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, seconds, at: new Date().toISOString() }, null, 2),
+      JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, nativeModules: built, seconds, at: new Date().toISOString() }, null, 2),
     );
     fs.renameSync(partial, dir);
     log(`installed in ${seconds}s`);
@@ -231,12 +231,21 @@ function installInto(dir, log) {
 
   // 3. Build only the native modules the server needs (see NATIVE_MODULES_TO_BUILD), for Node 24: its
   //    package folder has include/node, so it serves as nodedir and node-gyp downloads nothing.
+  //    Without a C++ toolchain the server still runs (it logs to stdout only), so a failed build is a
+  //    warning, not a failed install.
   const rebuildEnv = { ...node24Env, npm_config_ignore_scripts: 'false' };
-  run('npm', ['rebuild', '--foreground-scripts', ...NATIVE_MODULES_TO_BUILD], { cwd: l.vscodeDir, env: rebuildEnv }, log);
+  const built = [];
   for (const name of NATIVE_MODULES_TO_BUILD) {
-    const modulePath = path.join(l.vscodeDir, 'node_modules', name);
-    run(l.nodeBin, ['-e', `require(${JSON.stringify(modulePath)})`], { env: baseEnv }, log);
+    try {
+      run('npm', ['rebuild', '--foreground-scripts', name], { cwd: l.vscodeDir, env: rebuildEnv }, log);
+      run(l.nodeBin, ['-e', `require(${JSON.stringify(path.join(l.vscodeDir, 'node_modules', name))})`], { env: baseEnv }, log);
+      built.push(name);
+    } catch (err) {
+      log(`WARNING: could not build ${name} (needs python3, make and g++); the server runs without it, ` +
+        `but writes no log files.\n${err.message}`);
+    }
   }
+  return { built };
 }
 
 function npmVersion() {
