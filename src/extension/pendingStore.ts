@@ -3,6 +3,7 @@
 // the live documents: edits move chosen ranges with the text and trigger a debounced re-match; an undo
 // of an apply that came from a choice brings the choices back.
 import * as vscode from 'vscode';
+import { containsBlocks } from '../core/parser';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, PendingSink } from './applyService';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';
@@ -235,9 +236,18 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     } else if (e.reason === vscode.TextDocumentChangeReason.Redo) {
       this.dropAfterRedo(e.document);
     }
-    for (const batch of this.batches.values()) {
+    const insertedBlocks = e.contentChanges.some((c) => containsBlocks(c.text));
+    for (const batch of [...this.batches.values()]) {
       const part = batch.plan.parts.find((p) => p.uri.toString() === key);
       if (!part) {
+        continue;
+      }
+      if (insertedBlocks && batch.source === 'paste') {
+        // The user switched the paste to plain text (paste widget): the markers are in the file now and
+        // their SEARCH lines would match themselves. The paste batch no longer stands.
+        this.batches.delete(batch.id);
+        this.log.info(`pending batch ${batch.id} dropped: the pasted blocks were inserted as text`);
+        this.fire();
         continue;
       }
       // Move choices with the text right away; the full re-match waits for typing to pause.

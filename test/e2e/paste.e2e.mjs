@@ -99,6 +99,13 @@ export default async function ({ page, workspace, screenshot, log }) {
   assert.match(applyTitle, new RegExp(`Apply here · \\d+% · lines ${firstLine}-${firstLine + 5}`));
   assert.ok(await lens(page, 'Preview').first().isVisible(), 'no Preview lens');
   assert.ok(await lens(page, 'Dismiss').first().isVisible(), 'no Dismiss lens');
+  // The status bar counts the pending blocks; clicking it lists the same choices in a Quick Pick.
+  const status = page.locator('.statusbar-item', { hasText: '1 block pending' });
+  await status.waitFor({ state: 'visible', timeout: 10_000 });
+  await status.click();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Apply here' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
   // Nothing was inserted: no raw markers in the file.
   assert.equal(await editorText(page), onDisk, 'the paste changed the file although the block did not match');
   await goToLine(page, firstLine + 3);

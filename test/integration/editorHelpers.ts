@@ -105,13 +105,19 @@ export async function waitFor<T>(check: () => T | Promise<T>, what: string, time
   }
 }
 
-/** Closes every editor without saving and drops pending batches, so tests do not see each other. */
+/** Drops pending batches and closes every editor, so tests do not see each other. */
 export async function cleanUp(): Promise<void> {
   const services = await api();
   services.pendingStore.dismissAll();
   for (const doc of vscode.workspace.textDocuments) {
-    if (doc.isDirty && (doc.uri.scheme === 'file' || doc.uri.scheme === 'untitled')) {
-      // Revert and close: closing a dirty editor would ask to save and block the run.
+    if (!doc.isDirty) {
+      continue;
+    }
+    // Closing a dirty editor would ask to save and block the run. Test files are throwaway: save them;
+    // untitled buffers are reverted and closed.
+    if (doc.uri.scheme === 'file' || doc.uri.scheme === 'vscode-remote') {
+      await doc.save();
+    } else if (doc.uri.scheme === 'untitled') {
       await vscode.window.showTextDocument(doc, { preview: false });
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }

@@ -96,6 +96,22 @@ suite('editor apply: paste', () => {
     assert.equal(doc.getText(), source);
   });
 
+  test('switching the paste to plain text (paste widget) drops the pending choices', async () => {
+    const source = 'function area(w, h) {\n  return w * h;\n}\n';
+    const doc = await openFile(`${dir}/area.js`, source);
+    const text = block('function area(width, h) {\n  return w * h;\n}', 'function area(w, h) {\n  return Math.abs(w * h);\n}');
+    const edits = await paste(doc, text);
+    assert.ok(edits && edits.length === 1);
+    const { pasteProvider } = await api();
+    await pasteProvider.resolveDocumentPasteEdit(edits[0]);
+    await waitFor(async () => (await lensRows(doc.uri)).some((r) => r.command === Cmd.applyCandidate), 'the candidate CodeLens');
+    // What VS Code does when the user picks "Insert Plain Text" in the paste widget: the raw text lands.
+    const insert = new vscode.WorkspaceEdit();
+    insert.insert(doc.uri, new vscode.Position(3, 0), text);
+    assert.ok(await vscode.workspace.applyEdit(insert));
+    await waitFor(async () => !(await lensRows(doc.uri)).some((r) => r.command === Cmd.applyCandidate), 'the candidates to go away');
+  });
+
   test('pasting over a selection keeps the selection', async () => {
     const doc = await openFile(`${dir}/sel.ts`, 'const keep = "me";\nconst change = 1;\n');
     const selection = new vscode.Range(0, 6, 0, 10); // "keep"

@@ -241,6 +241,18 @@ suite('editor apply: near misses and ambiguity', () => {
     assert.equal(other.getText(), TOTAL);
   });
 
+  test('the Quick Pick offers the same choices, best first, and accepting one applies it', async () => {
+    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    await applyText(NEAR_MISS, doc.uri);
+    // The command shows a Quick Pick and resolves once an item is accepted.
+    const picked = vscode.commands.executeCommand<ApplyOutcome | undefined>('resilientApply.chooseCandidate');
+    await new Promise((r) => setTimeout(r, 500));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const outcome = await picked;
+    assert.equal(outcome?.status, 'applied', outcome?.summary);
+    assert.equal(doc.getText(), AFTER_CHOICE, 'the first item is the best candidate');
+  });
+
   test('setting fuzzy.maxCandidates limits the rows offered', async () => {
     const config = vscode.workspace.getConfiguration('resilientApply');
     const lines = ['alpha(1, 2, 3);', 'alpha(1, 2, 4);', 'alpha(1, 2, 5);', 'beta();', ''].join('\n');
