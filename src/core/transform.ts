@@ -50,31 +50,64 @@ export function prepareReplaceLines(
   });
 }
 
+/**
+ * A three-way merge at line level: the changes SEARCH -> REPLACE are carried onto the file's region.
+ * Sync points are SEARCH lines that correspond to a file line and stand unchanged in REPLACE. Between
+ * two sync points, a stretch REPLACE left alone is written as the file's own lines (even where SEARCH
+ * and the file disagree, e.g. a line SEARCH invented or garbled in a fuzzy match); a stretch REPLACE
+ * changed is written from REPLACE, its unchanged lines again taken from the file where they pair.
+ */
 export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   const replace = prepareReplaceLines(input.replaceLines, input.lineNumbersStripped, input.restoredTags);
   const keep = input.keepTrailingWhitespace;
   const same = keep ? (r: string, s: string) => r === s : (r: string, s: string) => trimEndWs(r) === trimEndWs(s);
   const fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
-  const unchanged = new Map<number, number>();
-  for (const [r, s] of alignLines(replace, input.searchLines, same)) {
-    const f = fileOf.get(s);
-    if (f !== undefined) unchanged.set(r, f);
-  }
+  const replaceOf = new Map<number, number>();
+  for (const [r, s] of alignLines(replace, input.searchLines, same)) replaceOf.set(s, r);
 
   const style = keep ? 'unknown' : indentStyle(input.fileLines);
   const width = input.indent.kind === 'columns' ? input.indent.width : 4;
   const styleQuotes = input.preserveQuoteStyle ? quoteStyler(input.quotes, input.fileLines.join('\n')) : undefined;
-
-  return replace.map((line, r) => {
-    const f = unchanged.get(r);
-    if (f !== undefined) return { text: input.fileLines[f], fileLine: f };
+  const restyle = (line: string): ReplacementLine => {
     if (isBlank(line)) return { text: keep ? line : '' };
     const lead = leadingWhitespace(line);
     let rest = line.slice(lead.length);
     if (styleQuotes) rest = styleQuotes(rest);
     if (!keep) rest = trimEndWs(rest);
     return { text: conformIndent(mapIndent(input.indent, lead), style, width) + rest };
-  });
+  };
+
+  const syncs: Array<[number, number, number]> = [[-1, -1, -1]];
+  for (let s = 0; s < input.searchLines.length; s++) {
+    const f = fileOf.get(s);
+    const r = replaceOf.get(s);
+    if (f !== undefined && r !== undefined) syncs.push([s, f, r]);
+  }
+  syncs.push([input.searchLines.length, input.fileLines.length, replace.length]);
+
+  const out: ReplacementLine[] = [];
+  for (let i = 0; i + 1 < syncs.length; i++) {
+    const [s1, f1, r1] = syncs[i];
+    const [s2, f2, r2] = syncs[i + 1];
+    if (i > 0) out.push({ text: input.fileLines[f1], fileLine: f1 });
+    let untouched = r2 - r1 === s2 - s1;
+    for (let s = s1 + 1; s < s2 && untouched; s++) if (!replaceOf.has(s)) untouched = false;
+    if (untouched) {
+      for (let f = f1 + 1; f < f2; f++) out.push({ text: input.fileLines[f], fileLine: f });
+      continue;
+    }
+    const searchOf = new Map<number, number>();
+    for (let s = s1 + 1; s < s2; s++) {
+      const r = replaceOf.get(s);
+      if (r !== undefined) searchOf.set(r, s);
+    }
+    for (let r = r1 + 1; r < r2; r++) {
+      const s = searchOf.get(r);
+      const f = s === undefined ? undefined : fileOf.get(s);
+      out.push(f !== undefined ? { text: input.fileLines[f], fileLine: f } : restyle(replace[r]));
+    }
+  }
+  return out;
 }
 
 /** Whitespace-, quote- and unicode-insensitive line key used to pair SEARCH with a fuzzy/chosen region. */

@@ -56,6 +56,13 @@ describe('tier 1: exact', () => {
     assert.deepEqual(firingTiers('a\r\nb\r\n', 'a\nb').slice(0, 1), ['line-endings']);
   });
 
+  test('a byte-order mark is not part of line 1 and survives the edit', () => {
+    const r = one('\uFEFFfirst\nsecond\n', 'first', 'FIRST');
+    assert.equal(r.blocks[0].tier, 'exact');
+    assert.deepEqual(r.blocks[0].range, { startLine: 1, endLine: 1 });
+    assert.equal(r.content, '\uFEFFFIRST\nsecond\n');
+  });
+
   test('a single line in a CRLF file is byte-equal and exact', () => {
     const r = one('a\r\nb\r\nc\r\n', 'b', 'B');
     assert.equal(r.blocks[0].tier, 'exact');
@@ -193,6 +200,13 @@ describe('tier 6: unicode punctuation', () => {
     assert.equal(r.blocks[0].tier, 'unicode');
     assert.deepEqual(r.blocks[0].range, { startLine: 2, endLine: 2 });
     assert.match(r.blocks[0].notes.join(' '), /zero-width/);
+  });
+
+  test('a soft hyphen in a one-byte (Latin-1) file is seen too', () => {
+    const doc = 'alpha\nhyphen\u00ADated word\nomega\n';
+    const r = one(doc, 'hyphenated word', 'hyphenated words');
+    assert.equal(r.blocks[0].tier, 'unicode');
+    assert.equal(r.content, 'alpha\nhyphenated words\nomega\n');
   });
 
   test('does not fire for a genuinely different character', () => {

@@ -151,6 +151,39 @@ describe('other transforms', () => {
   });
 });
 
+describe('fuzzy and chosen regions: SEARCH -> REPLACE changes carried onto the file (three-way)', () => {
+  const file = [
+    'function setup(config) {',
+    '  const server = createServer(config);',
+    '  server.listen(config.port);',
+    '  registerRoutes(server);',
+    '  return server;',
+    '}',
+  ].join('\n');
+
+  test('a line SEARCH dropped stays in the file', () => {
+    // SEARCH omits "server.listen(...)"; REPLACE changes only the return line.
+    const search = ['function setup(config) {', '  const server = createServer(config);', '  registerRoutes(server);', '  return server;', '}'].join('\n');
+    const replace = ['function setup(config) {', '  const server = createServer(config);', '  registerRoutes(server);', '  return Object.freeze(server);', '}'].join('\n');
+    const out = content(file, search, replace, { fuzzyApply: 0.8 });
+    assert.equal(out, file.replace('  return server;', '  return Object.freeze(server);'));
+  });
+
+  test('a line SEARCH invented (not in the file) is not written when REPLACE keeps it', () => {
+    const search = ['function setup(config) {', '  validate(config);', '  const server = createServer(config);', '  server.listen(config.port);', '  registerRoutes(server);', '  return server;', '}'].join('\n');
+    const replace = search.replace('  return server;', '  return server; // ready');
+    const out = content(file, search, replace, { fuzzyApply: 0.8 });
+    assert.equal(out, file.replace('  return server;', '  return server; // ready'));
+  });
+
+  test('a garbled line REPLACE leaves alone is written back as the file has it', () => {
+    const search = file.replace('server.listen(config.port);', 'srv.lsten(cfg.prt);');
+    const replace = search.replace('  return server;', '  return null;');
+    const out = content(file, search, replace, { fuzzyApply: 0.8 });
+    assert.equal(out, file.replace('  return server;', '  return null;'));
+  });
+});
+
 describe('building blocks', () => {
   test('alignLines finds the longest common subsequence of lines', () => {
     const pairs = alignLines(['a', 'b', 'c', 'd'], ['a', 'x', 'c', 'd', 'e'], (x, y) => x === y);
