@@ -129,6 +129,28 @@ function describe(result: ApplyResult, start: number): string {
   return `${result.status} (${b.candidates.length} cand.${hit})`;
 }
 
+/** The fuzzy tier alone on the content-miss input: how much of a miss is tier 10. */
+function fuzzyAlone(all: string[], size: number, offset: number): Row {
+  const lines = all.slice(offset, offset + size);
+  const text = `${lines.join('\n')}\n`;
+  const start = pickBlock(lines, text, Math.floor(size * 0.6));
+  const miss = cases(lines, start, []).find((c) => c.name === 'content miss')!.search;
+  const runs = size >= 100_000 ? 5 : 15;
+  const { ms, cpuMs, last } = timeIt(runs, () => findFuzzyCandidates(lines, miss, { maxCandidates: 3, minScore: 0.5 }));
+  const top = last.windows[0];
+  const hit = top && top.start === start ? ', top=true region' : '';
+  return {
+    lines: size,
+    name: 'content miss',
+    outcome: `${last.windows.length} cand.${hit}${last.truncated ? ', truncated' : ''}`,
+    ms,
+    cpuMs,
+    indexOfMs: timeIndexOf(text, miss.join('\n')),
+    budget: '',
+    met: '',
+  };
+}
+
 function benchSize(all: string[], size: number, offset: number): Row[] {
   const lines = all.slice(offset, offset + size);
   const text = `${lines.join('\n')}\n`;
@@ -242,6 +264,10 @@ function main(): void {
   const rows: Row[] = [];
   for (const size of SIZES) rows.push(...benchSize(all, size, offset));
   printTable('applyBlocks (median of several in-process runs; indexOf = text.indexOf(SEARCH) on the same text)', rows);
+  printTable(
+    'Fuzzy tier alone (findFuzzyCandidates, top 3) on the content-miss inputs',
+    SIZES.map((size) => fuzzyAlone(all, size, offset)),
+  );
   printTable(
     `Fuzzy tier alone on adversarial inputs (work cap ${DEFAULT_FUZZY_WORK_CAP.toLocaleString('en-US')} operations)`,
     worstCases(),

@@ -39,8 +39,14 @@ const SHORT_STRING = 20;
 const LINE_CREDIT_FLOOR = 0.5;
 /** A fused/split pairing must beat the best single-line pairing by this much to count double. */
 const FUSE_GAIN = 0.1;
-/** Most a few edge moves can raise a window's score; weaker seeds are not refined. */
-const REFINE_REACH = 0.15;
+/** Most that a few edge moves can raise the score of a window of n lines; weaker seeds are not refined. */
+function refineReach(n: number): number {
+  return Math.min(0.3, MAX_REFINE_STEPS / n + 0.02);
+}
+/** Edge moves per refined seed (bigger misplacements are the exact-line votes' job). */
+const MAX_REFINE_STEPS = 3;
+/** Windows whose text Dice is below this are aligned without slack (see WindowScorer.score). */
+const TIGHT_BAND_BELOW = 0.6;
 const HASH_SIZE = 1 << 16;
 const LINE_START = 10; // '\n': never part of a line's content, so it marks where a line begins
 
@@ -172,9 +178,9 @@ export function findFuzzyCandidates(
     for (let s = 0; s < refineCount; s++) {
       let { start: a, end: b, score: best } = seeds[s];
       // Edge moves shift a score by little; a region far below minScore will not make it.
-      if (best + REFINE_REACH < options.minScore) continue;
-      // First improvement wins; a few steps reach any window within the size range of the seed.
-      for (let step = 0; step < 6; step++) {
+      if (best + refineReach(n) < options.minScore) continue;
+      // First improvement wins; a few steps fix a dropped or added first or last line.
+      for (let step = 0; step < MAX_REFINE_STEPS; step++) {
         let moved = false;
         for (const [da, db] of EDGE_MOVES) {
           const na = a + da;
@@ -555,7 +561,10 @@ class WindowScorer {
   }
 
   score(a: number, b: number): number {
-    return (this.textDice(a, b) + this.lineAlignment(a, b)) / 2;
+    const text = this.textDice(a, b);
+    // A window whose text is far from SEARCH is a decoy: align it on the tightest band, which
+    // still credits every line that matches in order, at a fraction of the comparisons.
+    return (text + this.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
   }
 
   private line(j: number): DocLine {
@@ -700,14 +709,14 @@ class WindowScorer {
     return v;
   }
 
-  private lineAlignment(a: number, b: number): number {
+  private lineAlignment(a: number, b: number, slack: number): number {
     const search = this.search;
     const n = search.length;
     const m = b - a;
     const cols: DocLine[] = [];
     for (let j = a; j < b; j++) cols.push(this.line(j));
     // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
-    const band = Math.abs(m - n) + 1;
+    const band = Math.abs(m - n) + slack;
     const width = 2 * band + 1;
     const cells = (n + 1) * width;
     if (this.dp.length < cells) this.dp = new Float64Array(cells);
