@@ -77,7 +77,9 @@ export class Feedback implements vscode.Disposable {
     }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      for (const editor of editors) {
+      // Editors closed in the meantime must not be touched (VS Code warns about disposed editors).
+      const visible = new Set(vscode.window.visibleTextEditors);
+      for (const editor of editors.filter((e) => visible.has(e))) {
         editor.setDecorations(this.flash, []);
       }
     }, FLASH_MS);
