@@ -139,7 +139,11 @@ export interface ApplyOptions {
   minScore?: number;
   /** Opt-in: apply a unique fuzzy candidate scoring at least this, leading the next by a clear margin. */
   fuzzyApply?: number;
-  /** Apply unique matches from normalising tiers 2..9 (default true). When false they are offered as candidates. */
+  /**
+   * Apply unique matches from normalising tiers 2..9 (default true). When false they are offered as
+   * candidates (status not_found, score 1). A match that differs only in line endings (CRLF file, LF
+   * SEARCH) cannot land in the wrong place and always applies.
+   */
   autoApplyNormalized?: boolean;
   /** Keep the file's quote characters in changed lines (default true). */
   preserveQuoteStyle?: boolean;
