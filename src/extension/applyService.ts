@@ -467,7 +467,7 @@ export class ApplyService {
   notify(outcome: ApplyOutcome): void {
     if (outcome.status === 'pending') {
       const count = outcome.plan ? this.unresolved(outcome.plan).length : 0;
-      this.feedback.status(`$(diff) ${blockWord(count)} waiting for a choice: ${outcome.summary}`);
+      this.feedback.status(`$(diff) ${blockWord(count)} waiting for a choice: pick a candidate (CodeLens above it, or the status bar item)`);
       return;
     }
     if (outcome.status === 'refused' || outcome.status === 'invalid') {

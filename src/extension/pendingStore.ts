@@ -314,6 +314,9 @@ export class PendingStore implements PendingSink, vscode.Disposable {
 
   private restoreAfterUndo(document: vscode.TextDocument): void {
     const key = document.uri.toString();
+    if (!this.undoRecords.some((r) => r.parts.some((p) => p.uri === key))) {
+      return;
+    }
     const text = document.getText();
     const i = this.undoRecords.findIndex((r) => r.parts.some((p) => p.uri === key && p.before === text));
     if (i < 0) {

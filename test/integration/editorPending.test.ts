@@ -253,6 +253,32 @@ suite('editor apply: near misses and ambiguity', () => {
     assert.equal(doc.getText(), AFTER_CHOICE, 'the first item is the best candidate');
   });
 
+  test('settings: fuzzy.autoApplyAbove applies a clear near miss; autoApplyNormalized=false offers normalised matches', async () => {
+    const config = vscode.workspace.getConfiguration('resilientApply');
+    try {
+      await config.update('fuzzy.autoApplyAbove', 0.9, vscode.ConfigurationTarget.Workspace);
+      const doc = await openFile(`${dir}/auto.ts`, TOTAL);
+      const auto = await applyText(NEAR_MISS, doc.uri);
+      assert.equal(auto.status, 'applied', auto.summary);
+      assert.match(auto.summary, /by fuzzy match/);
+      assert.equal(doc.getText(), AFTER_CHOICE);
+      await config.update('fuzzy.autoApplyAbove', undefined, vscode.ConfigurationTarget.Workspace);
+
+      await config.update('autoApplyNormalized', false, vscode.ConfigurationTarget.Workspace);
+      const tabs = await openFile(`${dir}/tabs.go`, 'func a() {\n\treturn 1\n}\n');
+      const offered = await applyText(block('func a() {\n    return 1\n}', 'func a() {\n    return 2\n}'), tabs.uri);
+      assert.equal(offered.status, 'pending', offered.summary);
+      const lens = applyLenses(await lensRows(tabs.uri));
+      assert.equal(lens.length, 1, JSON.stringify(lens.map((r) => r.title)));
+      const chosen = await vscode.commands.executeCommand<ApplyOutcome>(lens[0].command, ...lens[0].args);
+      assert.equal(chosen.status, 'applied', chosen.summary);
+      assert.equal(tabs.getText(), 'func a() {\n\treturn 2\n}\n');
+    } finally {
+      await config.update('fuzzy.autoApplyAbove', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('autoApplyNormalized', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('setting fuzzy.maxCandidates limits the rows offered', async () => {
     const config = vscode.workspace.getConfiguration('resilientApply');
     const lines = ['alpha(1, 2, 3);', 'alpha(1, 2, 4);', 'alpha(1, 2, 5);', 'beta();', ''].join('\n');
