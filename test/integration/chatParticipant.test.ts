@@ -277,7 +277,7 @@ suite('chat participant @apply', () => {
   });
 
   test('blocks from an attached file go to an attached target file, not the active editor', async () => {
-    const transcript = await openFile(`${dir}/transcript.md`, `# Chat\n\nThe fix:\n\n\`\`\`\n${block('  retries: 3,', '  retries: 9,')}\`\`\`\n`);
+    const transcript = await openFile(`${dir}/transcript.md`, `# Chat\n\nThe fix:\n\n\`\`\`\n${block('  retries: 3,', '  retries: 9,')}\`\`\`\n`, false);
     const other = await openFile(`${dir}/other.ts`, 'export const unrelated = 1;\n');
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), other.uri.toString());
     const references: vscode.ChatPromptReference[] = [

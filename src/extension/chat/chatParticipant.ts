@@ -164,8 +164,8 @@ function renderBlock(stream: vscode.ChatResponseStream, part: MatchedPart, outco
   if (place) stream.anchor(location(part.uri, place), `${part.label}:${place.startLine}`);
   stream.markdown('\n\n');
   for (const note of outcome.notes) {
-    if (outcome.status === 'invalid' && note === outcome.notes[0]) continue; // Already the outcome line.
-    stream.markdown(`- _${escapeMarkdown(note)}_\n`);
+    const shown = noteBeyondOutcome(outcome, note);
+    if (shown) stream.markdown(`- _${escapeMarkdown(shown)}_\n`);
   }
   if (isUnique(outcome)) {
     stream.button(applyButton('Apply', { targets: [targetArg(part, [block])] }, `Apply block ${outcome.index} to ${part.label}`));
@@ -176,7 +176,7 @@ function renderBlock(stream: vscode.ChatResponseStream, part: MatchedPart, outco
   outcome.candidates.forEach((candidate, i) => {
     const label = outcome.status === 'ambiguous' ? `${i + 1} of ${outcome.candidates.length}` : percent(candidate.score);
     stream.markdown(`\n${label}: `);
-    stream.anchor(location(part.uri, candidate), `${part.label}:${linesLabel(candidate)}`);
+    stream.anchor(location(part.uri, candidate), `${part.label}:${candidate.startLine}${candidate.endLine !== candidate.startLine ? `-${candidate.endLine}` : ''}`);
     if (candidate.note) stream.markdown(` _${escapeMarkdown(candidate.note)}_`);
     stream.markdown('\n');
     if (outcome.status === 'not_found') stream.markdown(fence(candidate.text));
@@ -184,6 +184,18 @@ function renderBlock(stream: vscode.ChatResponseStream, part: MatchedPart, outco
     stream.button(applyButton(candidateButtonLabel(outcome, candidate, i), args, `Put block ${outcome.index}'s REPLACE at ${linesLabel(candidate)} of ${part.label}`));
     if (i === 0) stream.button(previewButton(`Preview (${linesLabel(candidate)})`, args));
   });
+}
+
+/** What a note adds to the outcome line: "matched after normalising indentation (the file indents ...)" keeps only the parenthesis. */
+function noteBeyondOutcome(outcome: BlockOutcome, note: string): string | undefined {
+  if (outcome.status === 'invalid' && note === outcome.notes[0]) return undefined; // It is the outcome line.
+  const line = outcomeLine(outcome);
+  const lead = note.match(/^matched [^(]*/)?.[0].trim();
+  if (lead && line.startsWith(lead)) {
+    const rest = note.slice(note.indexOf(lead) + lead.length).trim().replace(/^\((.*)\)\.?$/, '$1');
+    return rest === '' ? undefined : rest;
+  }
+  return note;
 }
 
 function escapeMarkdown(text: string): string {
