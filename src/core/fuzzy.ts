@@ -2,9 +2,10 @@
 //
 // Two stages, so the cost stays linear in the document size:
 //  1. Prefilter: every window of as many non-blank lines as SEARCH has gets a cheap bag-of-bigrams
-//     Dice score, kept up to date with a sliding sum (each line's bigrams are added once and removed
-//     once). Whitespace is skipped, so indentation and spacing drift cost nothing; bigrams are hashed
-//     to 16 bits, and for large blocks only a content-defined sample of them is kept.
+//     Dice estimate, kept up to date with a sliding sum (each line's bigrams are added once and
+//     removed once). Whitespace is skipped, so indentation and spacing drift cost nothing; bigrams
+//     are hashed to 16 bits; for large blocks only every 2nd/3rd line is hashed and only a
+//     content-defined sample of bigrams is kept.
 //  2. Full scoring of the best window of each of a few regions: half whole-window text Dice (robust
 //     to fused or split lines, dropped commas, typos), half an in-order line alignment (so a window
 //     that merely shares vocabulary with SEARCH scores low). Lines equal to SEARCH lines vote to
@@ -266,13 +267,19 @@ function prefilter(
   const prefilterCap = budget.cap * 0.85;
   const n = search.length;
 
-  // Content-defined sampling: keep only bigrams whose hash has its top bits clear, chosen the same
-  // way on both sides, so a large SEARCH block costs a fraction of the table updates while the
-  // estimate stays unbiased. Blocks under ~512 characters keep every bigram.
+  // Line sampling: for large blocks only every stride-th non-blank line is hashed (reading every
+  // character is the dominant cost); the others are only checked for being blank and measured.
+  // A window's counts are scaled up by stride before they are clipped against SEARCH's, and its
+  // size by its measured content, which estimates the Dice of all its lines.
+  const stride = n >= 48 ? 3 : n >= 24 ? 2 : 1;
+  // Bigram sampling: keep only bigrams whose hash has its top bits clear, chosen the same way on
+  // both sides, so a large block costs a fraction of the table updates while the estimate stays
+  // unbiased. A window keeps at least ~256 sampled bigrams; small blocks keep every one.
   let searchChars = 0;
   for (const line of search) searchChars += line.length;
+  const hashedPerWindow = Math.floor(searchChars / stride);
   let sampleBits = 0;
-  while (sampleBits < 6 && searchChars >> (sampleBits + 1) >= 256) sampleBits++;
+  while (sampleBits < 6 && hashedPerWindow >> (sampleBits + 1) >= 256) sampleBits++;
   const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
 
   const searchCount = new Int32Array(HASH_SIZE);
@@ -298,9 +305,12 @@ function prefilter(
   const nonBlankAll = new Int32Array(docLines.length);
   const lineOffset = new Int32Array(docLines.length + 1);
   let count = 0;
+  // Content length (after indentation) summed over non-blank lines, all and hashed ones only.
+  const charSum = new Float64Array(docLines.length + 1);
+  const hashedCharSum = new Float64Array(docLines.length + 1);
   const best = new Float32Array(docLines.length).fill(-1);
   const windowCount = new Int32Array(HASH_SIZE);
-  let common = 0;
+  let common = 0; // sum over bigrams of min(window count * stride, SEARCH count)
   let windowSize = 0;
 
   let used = budget.used;
@@ -310,38 +320,55 @@ function prefilter(
       break;
     }
     const line = docLines[li];
-    const from = lineOffset[count];
-    if (codes.length - from < line.length) {
-      const grown = new Uint16Array(Math.max(codes.length * 2, from + line.length));
-      grown.set(codes);
-      codes = grown;
-    }
-    let to = from;
-    let prev = LINE_START;
-    let visible = false;
     const length = line.length;
-    for (let i = 0; i < length; i++) {
-      const c = line.charCodeAt(i);
-      if (c <= 32) {
-        if (c === 32 || (c >= 9 && c <= 13)) continue;
-      } else if (c >= 0xa0 && isWideSpace(c)) {
-        continue;
-      }
-      visible = true;
-      const h = Math.imul((prev << 16) | c, 0x9e3779b1);
-      prev = c;
-      if ((h & sampleMask) !== 0) continue;
-      codes[to++] = (h >>> 8) & 0xffff;
+    let lead = 0;
+    while (lead < length) {
+      const c = line.charCodeAt(lead);
+      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) lead++;
+      else break;
     }
-    used += length + 8; // the characters, plus the per-line bookkeeping
-    if (!visible) continue; // blank line: invisible to the fuzzy tier
-    const e = count++;
+    if (lead === length) {
+      used += length + 8;
+      continue; // blank line: invisible to the fuzzy tier
+    }
+    const e = count;
+    const hashed = e % stride === 0;
+    const from = lineOffset[e];
+    let to = from;
+    if (hashed) {
+      if (codes.length - from < length) {
+        const grown = new Uint16Array(Math.max(codes.length * 2, from + length));
+        grown.set(codes);
+        codes = grown;
+      }
+      let prev = LINE_START;
+      for (let i = lead; i < length; i++) {
+        const c = line.charCodeAt(i);
+        if (c <= 32) {
+          if (c === 32 || (c >= 9 && c <= 13)) continue;
+        } else if (c >= 0xa0 && isWideSpace(c)) {
+          continue;
+        }
+        const h = Math.imul((prev << 16) | c, 0x9e3779b1);
+        prev = c;
+        if ((h & sampleMask) !== 0) continue;
+        codes[to++] = (h >>> 8) & 0xffff;
+      }
+      used += length + 8; // the characters, plus the per-line bookkeeping
+    } else {
+      used += lead + 8;
+    }
+    count++;
     nonBlankAll[e] = li;
     lineOffset[count] = to;
+    charSum[count] = charSum[e] + (length - lead);
+    hashedCharSum[count] = hashedCharSum[e] + (hashed ? length - lead : 0);
 
     for (let p = from; p < to; p++) {
       const code = codes[p];
-      if (++windowCount[code] <= searchCount[code]) common++;
+      const have = windowCount[code]++ * stride;
+      const want = searchCount[code];
+      if (have < want) common += Math.min(stride, want - have);
     }
     windowSize += to - from;
     if (e >= n) {
@@ -349,15 +376,21 @@ function prefilter(
       const rTo = lineOffset[e - n + 1];
       for (let p = rFrom; p < rTo; p++) {
         const code = codes[p];
-        if (windowCount[code]-- <= searchCount[code]) common--;
+        const have = --windowCount[code] * stride;
+        const want = searchCount[code];
+        if (have < want) common -= Math.min(stride, want - have);
       }
       windowSize -= rTo - rFrom;
       used += rTo - rFrom;
     }
     used += to - from;
     if (e >= n - 1) {
-      const total = searchSize + windowSize;
-      best[e - n + 1] = total === 0 ? 0 : (2 * common) / total;
+      const start = e - n + 1;
+      const hashedChars = hashedCharSum[e + 1] - hashedCharSum[start];
+      // How much more content the window has than its hashed lines (exactly 1 when stride is 1).
+      const scale = hashedChars === 0 ? 0 : (charSum[e + 1] - charSum[start]) / hashedChars;
+      const total = searchSize + windowSize * scale;
+      best[start] = total === 0 ? 0 : (2 * common * (scale / stride)) / total;
     }
   }
   budget.used = used;
@@ -391,7 +424,7 @@ function prefilter(
   budget.used += M;
 
   const seeds: Array<{ start: number; end: number }> = [];
-  const wanted = maxCandidates + 2;
+  const wanted = maxCandidates + 3;
   for (const t of top) {
     const end = Math.min(M, t.start + size);
     if (seeds.some((sd) => t.start < sd.end && sd.start < end)) continue;

@@ -173,6 +173,24 @@ test('fuzzy: the near twin ranks below the true region, and candidates never ove
   }
 });
 
+test('fuzzy: a large SEARCH (sampled prefilter) finds its region in a file of look-alike handlers', () => {
+  // 120 handlers of 12 lines; SEARCH spans six of them (72 lines) with three slips and a fused pair.
+  const names = Array.from({ length: 120 }, (_, i) => `${ENTITIES[i % ENTITIES.length]}${Math.floor(i / 10)}`);
+  const lines = names.flatMap((name, i) => handler(name, 400 + (i % 7), `metrics.count('${name}.load', ${i});`));
+  const from = 61 * 12;
+  const search = lines.slice(from, from + 72);
+  search[5] = search[5].replace('return;', 'return ;');
+  search[30] = search[30].replace('deleted: false', 'deleted: fals');
+  search[50] = search[50].replace('audit.record', 'audit.log');
+  search.splice(60, 2, `${search[60]} ${search[61].trim()}`);
+  const r = findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0.3 });
+  assert.equal(r.truncated, false);
+  // The block ends with the blank line after a handler: the window ends at that handler's '}'.
+  assert.deepEqual([r.windows[0].start, r.windows[0].end], [from, from + 71]);
+  assert.ok(r.windows[0].score > 0.9, `score ${r.windows[0].score}`);
+  assert.ok(r.windows.slice(1).every((w) => w.score < r.windows[0].score));
+});
+
 test('fuzzy: minScore filters weak candidates; unrelated text yields none', () => {
   const t = target();
   const search = [...t.search];
