@@ -102,6 +102,35 @@ function isUnstable(c: number): boolean {
   );
 }
 
+function isIndentCode(c: number): boolean {
+  return c === 32 || c === 9;
+}
+
+/**
+ * Whether line [ls, le) is certainly longer than any key of length maxKey at tiers 6-9. Without
+ * zero-width characters (anchors are only used then) those tiers drop nothing but whitespace at the
+ * edges (tier 9: all whitespace) and only lengthen (ellipsis), so the remaining characters bound the key.
+ */
+function tooLong(text: string, ls: number, le: number, maxKey: number, allWhitespace: boolean): boolean {
+  if (allWhitespace) {
+    let n = 0;
+    for (let i = ls; i < le; i++) if (!isUnicodeSpace(text.charCodeAt(i)) && ++n > maxKey) return true;
+    return false;
+  }
+  let a = ls;
+  let b = le;
+  while (b > a && isUnicodeSpace(text.charCodeAt(b - 1))) b--;
+  while (a < b && isUnicodeSpace(text.charCodeAt(a))) a++;
+  return b - a > maxKey;
+}
+
+function isUnicodeSpace(c: number): boolean {
+  return (
+    c === 32 || c === 9 || c === 11 || c === 12 || c === 13 || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000
+  );
+}
+
 function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
 }
@@ -218,11 +247,14 @@ function anchorLineStarts(doc: DocLines, anchor: string): number[] {
   const text = doc.text;
   const first = doc.start(0);
   const out: number[] = [];
-  let last = -1;
-  for (let p = text.indexOf(anchor); p !== -1; p = text.indexOf(anchor, p + 1)) {
-    const ls = Math.max(p > 0 ? text.lastIndexOf('\n', p - 1) + 1 : 0, first);
-    if (ls !== last) out.push(ls);
-    last = ls;
+  let p = text.indexOf(anchor);
+  while (p !== -1) {
+    out.push(Math.max(p > 0 ? text.lastIndexOf('\n', p - 1) + 1 : 0, first));
+    // One entry per line: continue after this line, so a line holding the anchor many times (minified
+    // code) costs one scan, not one per occurrence.
+    const nl = text.indexOf('\n', p);
+    if (nl === -1) break;
+    p = text.indexOf(anchor, nl + 1);
   }
   return out;
 }
@@ -236,6 +268,8 @@ function allStarts(doc: DocLines, m: number): number[] {
 /** Matching of one SEARCH against one document, with the anchor located once. */
 export class Matcher {
   private anchorHits: number[] | undefined;
+  /** Keys of anchor-hit lines by line start offset, per normalisation (tiers 6-8 share one). */
+  private readonly hitKeys: Record<string, Map<number, string>> = {};
   private wordHits: number[] | undefined;
   private everything: number[] | undefined;
 
@@ -285,12 +319,31 @@ export class Matcher {
     }
     if (hits.length === 0) return out;
     const keys = alternativesFor(this.spec, tier, anchor.line);
-    const { fn } = docKeyFn(tier);
+    const { cache: cacheName, fn } = docKeyFn(tier);
+    // Tiers 2-5 only trim and swap characters one for one: the trimmed length must already agree.
+    const trims = tier === 'line-endings' ? 0 : tier === 'trailing-whitespace' ? 1 : tier === 'indentation' || tier === 'quotes' ? 2 : -1;
+    const lengths = trims >= 0 ? new Set(keys.map((a) => a.key.length)) : undefined;
+    const byStart = (this.hitKeys[cacheName] ??= new Map<number, string>());
+    let maxKey = 0;
+    for (const a of keys) maxKey = Math.max(maxKey, a.key.length);
     for (const ls of hits) {
       let le = text.indexOf('\n', ls);
       if (le === -1) le = text.length;
       else if (le > ls && text.charCodeAt(le - 1) === 13) le--;
-      const key = fn(text.slice(ls, le));
+      if (lengths) {
+        let a = ls;
+        let b = le;
+        if (trims >= 1) while (b > a && isIndentCode(text.charCodeAt(b - 1))) b--;
+        if (trims >= 2) while (a < b && isIndentCode(text.charCodeAt(a))) a++;
+        if (!lengths.has(b - a)) continue;
+      } else if (tooLong(text, ls, le, maxKey, tier === 'whitespace')) {
+        continue;
+      }
+      let key = byStart.get(ls);
+      if (key === undefined) {
+        key = fn(text.slice(ls, le));
+        byStart.set(ls, key);
+      }
       if (!keys.some((a) => a.key === key)) continue;
       const s = doc.lineAt(ls) - anchor.line;
       if (s >= 0 && doc.has(s + m - 1)) out.push(s);
@@ -364,15 +417,15 @@ export class Matcher {
     const from = doc.start(s);
     const lastLine = s + this.spec.lines.length - 1;
     if (from + raw.length !== doc.contentEnd(lastLine) || !doc.text.startsWith(raw, from)) return undefined;
-    const searchLines = this.spec.lines.slice();
-    const pairs = searchLines.map((l, k) => [l, doc.line(s + k)] as const);
+    // Byte-equal: no quote relation to carry over (an identity mapping changes nothing).
+    const searchLines = this.spec.lines;
     return {
       tier: 'exact',
       start: s,
       end: s + searchLines.length,
       searchLines,
       indent: { kind: 'identity' },
-      quotes: alignQuotes(pairs) ?? [],
+      quotes: [],
       lineNumbersStripped: false,
       restoredTags: [],
       notes: [],

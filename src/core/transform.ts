@@ -4,7 +4,7 @@
 // shift (tabs stay tabs), the file's quote characters, no trailing whitespace (except in Markdown).
 // Line endings are the caller's business (it joins the lines). Nothing here interprets `$`.
 
-import { alignLines } from './align';
+import { alignEqual, alignLines } from './align';
 import { conformIndent, deriveIndentMapLoose, IndentMap, indentStyle, leadPairs, mapIndent } from './indent';
 import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, restoreSomeTags, stripLineNumber, tokenKey, trimEndWs } from './normalize';
 import { alignQuotes, QuotePairs, quoteStyler } from './quotes';
@@ -60,10 +60,10 @@ export function prepareReplaceLines(
 export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   const replace = prepareReplaceLines(input.replaceLines, input.lineNumbersStripped, input.restoredTags);
   const keep = input.keepTrailingWhitespace;
-  const same = keep ? (r: string, s: string) => r === s : (r: string, s: string) => trimEndWs(r) === trimEndWs(s);
+  const key = keep ? (l: string) => l : trimEndWs;
   const fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
   const replaceOf = new Map<number, number>();
-  for (const [r, s] of alignLines(replace, input.searchLines, same)) replaceOf.set(s, r);
+  for (const [r, s] of alignEqual(replace.map(key), input.searchLines.map(key))) replaceOf.set(s, r);
 
   const style = keep ? 'unknown' : indentStyle(input.fileLines);
   const width = input.indent.kind === 'columns' ? input.indent.width : 4;

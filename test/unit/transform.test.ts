@@ -227,3 +227,20 @@ describe('building blocks', () => {
     assert.equal(swap?.('y = "b"'), "y = 'b'");
   });
 });
+
+describe('line alignment on ids agrees with the generic one', () => {
+  test('random line lists', async () => {
+    const { alignEqual } = await import('../../src/core/align');
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    for (let iter = 0; iter < 200; iter++) {
+      const a = Array.from({ length: Math.floor(rnd() * 12) }, () => 'abcd'[Math.floor(rnd() * 4)]);
+      const b = Array.from({ length: Math.floor(rnd() * 12) }, () => 'abcde'[Math.floor(rnd() * 5)]);
+      const fast = alignEqual(a, b);
+      const slow = alignLines(a, b, (x, y) => x === y);
+      assert.equal(fast.length, slow.length, JSON.stringify({ a, b }));
+      for (const [i, j] of fast) assert.equal(a[i], b[j]);
+      for (let k = 1; k < fast.length; k++) assert.ok(fast[k][0] > fast[k - 1][0] && fast[k][1] > fast[k - 1][1]);
+    }
+  });
+});
