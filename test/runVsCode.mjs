@@ -293,7 +293,10 @@ async function e2eSuite() {
       totals.failed += 1;
       failures.push(`UI test ${file}: ${err.message.split('\n')[0]}`);
       say(`  ✘ ${title}`);
-      say(`      ${(err.stack ?? String(err)).split('\n').slice(0, 8).join('\n      ')}`);
+      // The whole message (assertion diffs are in it), then where it was thrown.
+      const message = String(err.message ?? err).split('\n').slice(0, 60);
+      const frames = String(err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 4);
+      say(`      ${[`${err.name ?? 'Error'}: ${message[0]}`, ...message.slice(1), ...frames.map((f) => f.trim())].join('\n      ')}`);
       if (page) {
         await withTimeout(screenshot('FAILED'), 15_000, 'failure screenshot')
           .then((f) => say(`      screenshot: ${path.relative(repoRoot, f)}`))

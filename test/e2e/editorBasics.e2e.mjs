@@ -2,7 +2,17 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { closeSecondarySideBar, editorText, focusEditor, goToLine, mod, openFile, paste, pressUndo } from './workbench.mjs';
+import {
+  closeSecondarySideBar,
+  editorText,
+  focusEditor,
+  goToLine,
+  mod,
+  openFile,
+  paste,
+  pressUndo,
+  waitForVisibleText,
+} from './workbench.mjs';
 
 export const title = 'open a tab-indented file, type and paste, read it back, undo both';
 
@@ -25,6 +35,9 @@ export default async function ({ page, workspace, screenshot }) {
   // Paste a tab-indented function at the end (editorText left the cursor there).
   const pasted = 'func ping() string {\n\treturn "pong"\n}\n';
   await paste(page, pasted);
+  // Pasting is asynchronous (paste edit providers, ours included, get asked first); touching the editor
+  // before it lands would cancel it.
+  await waitForVisibleText(page, 'return "pong"');
   const afterPaste = typed + pasted;
   assert.equal(await editorText(page), afterPaste, 'the pasted text (tabs included) did not arrive verbatim');
   await goToLine(page, afterPaste.split('\n').length - 3);

@@ -120,6 +120,30 @@ export async function paste(page, text) {
   await page.keyboard.press(`${mod}+V`);
 }
 
+/**
+ * The text of the lines the active editor currently renders (only what is scrolled into view), spaces
+ * normalised. Reading it does not touch the editor, unlike editorText(): use it to wait for something
+ * asynchronous (a paste goes through paste edit providers first) without cancelling it.
+ */
+export async function visibleText(page) {
+  return page.evaluate((selector) => {
+    const lines = [...document.querySelectorAll(`${selector} .view-lines .view-line`)];
+    lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+    return lines.map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
+  }, EDITOR);
+}
+
+/** Waits until the active editor renders `text` (a substring of one line). */
+export async function waitForVisibleText(page, text, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await visibleText(page)).includes(text)) {
+    if (Date.now() > deadline) {
+      throw new Error(`the editor did not show ${JSON.stringify(text)} within ${timeoutMs / 1000}s`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
 export async function pressUndo(page) {
   await focusEditor(page);
   await page.keyboard.press(`${mod}+Z`);
