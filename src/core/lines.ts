@@ -113,9 +113,12 @@ export class DocLines {
   /** Every line's content (for the fuzzy scan, which needs them all). */
   allLines(): string[] {
     if (!this.contentList) {
-      const n = this.count;
-      const list = new Array<string>(n);
-      for (let i = 0; i < n; i++) list[i] = this.text.slice(this.lineStarts[i], this.contentEnd(i));
+      // The native split is several times faster than slicing line by line.
+      const list = this.text.slice(this.lineStarts[0]).split('\n');
+      for (let i = 0; i < list.length - 1; i++) {
+        const l = list[i];
+        if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) list[i] = l.slice(0, -1);
+      }
       this.contentList = list;
     }
     return this.contentList;

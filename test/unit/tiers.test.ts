@@ -338,3 +338,20 @@ describe('anchored search agrees with verifying every window (randomised)', () =
     assert.ok(matched > 300, `the random cases should exercise matches (got ${matched})`);
   });
 });
+
+describe('DocLines', () => {
+  test('lines, line ends and allLines agree for LF, CRLF, mixed, BOM and no final newline', () => {
+    for (const text of ['a\nb\n', 'a\r\nb\r\nc', '\uFEFFx\r\ny\nz', '', '\n', 'one', 'a\r\n\r\nb\r', 'a\rb\nc']) {
+      const doc = new DocLines(text);
+      const expected = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n').map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
+      assert.deepEqual(doc.allLines(), expected, JSON.stringify(text));
+      assert.equal(doc.count, expected.length);
+      for (let i = 0; i < doc.count; i++) {
+        assert.equal(doc.line(i), expected[i]);
+        assert.equal(doc.lineAt(doc.start(i)), i);
+        assert.equal(text.slice(doc.start(i), doc.contentEnd(i)), expected[i]);
+        assert.equal(text.slice(doc.contentEnd(i), doc.lineEnd(i)), doc.eol(i));
+      }
+    }
+  });
+});
