@@ -47,10 +47,6 @@ export function quoteFamily(ch: string): QuoteFamily | undefined {
   return undefined;
 }
 
-export function isQuoteChar(ch: string): boolean {
-  return quoteFamily(ch) !== undefined;
-}
-
 const QUOTE_RE = /['"\u2018\u2019\u201A\u201B\u2039\u203A\u201C\u201D\u201E\u201F\u00AB\u00BB]/g;
 
 /** Every quote character (straight, curly, low-9, guillemet) becomes '"'; families are checked separately. */

@@ -1,9 +1,11 @@
 // Tiers 1-9: whole-line matching of a SEARCH block against a document, strictest first.
 //
 // Speed: nothing is computed per window of the document. One "anchor" (the longest run of SEARCH
-// text that every tier guarantees to find verbatim in the file) is located with indexOf; only the
-// windows it points at are verified, line by line, with keys normalised once per line and cached on
-// the DocLines. Without a usable anchor every window is verified (still one key per line per tier).
+// text that a match at tiers 1-8 must contain verbatim; tier 9 uses the longest word) is located with
+// indexOf. Each hit's own line is checked first, sliced locally, so no line index is built for hits
+// that fail; the windows that pass are verified line by line with keys normalised once per line and
+// cached on the DocLines. Without a usable anchor (or when zero-width characters in the file could
+// split one) every window is verified, still one key per line per tier.
 //
 // Tiers are cumulative: tier k tolerates the differences of tiers 2..k, so a CRLF file whose block
 // also drifted in indentation matches at the indentation tier, and the notes list everything needed.
@@ -542,8 +544,4 @@ function describeNormalisations(
     notes.push('matched after ignoring whitespace differences between tokens');
   }
   return notes;
-}
-
-export function offsetsOf(doc: DocLines, start: number, end: number): { start: number; end: number } {
-  return { start: doc.start(start), end: doc.contentEnd(end - 1) };
 }
