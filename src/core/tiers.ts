@@ -10,7 +10,7 @@
 // Tiers are cumulative: tier k tolerates the differences of tiers 2..k, so a CRLF file whose block
 // also drifted in indentation matches at the indentation tier, and the notes list everything needed.
 
-import { Tier } from './types';
+import { Tier, TIERS } from './types';
 import { DocLines, splitBlockLines } from './lines';
 import {
   foldQuotes,
@@ -30,17 +30,7 @@ import { deriveIndentMap, deriveIndentMapLoose, describeIndentMap, IndentMap, le
 import { alignQuotes, QuotePairs, quotesDiffer } from './quotes';
 
 /** The tiers this module decides (fuzzy is tier 10, elsewhere). */
-export const LINE_TIERS: readonly Tier[] = [
-  'exact',
-  'line-endings',
-  'trailing-whitespace',
-  'indentation',
-  'quotes',
-  'unicode',
-  'line-numbers',
-  'sanitized-tags',
-  'whitespace',
-];
+export const LINE_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'fuzzy');
 
 /** One way to read a SEARCH line: as written, without a line-number prefix, with sanitised tags restored. */
 interface SearchAlternative {
