@@ -82,12 +82,10 @@ suite('harness: real extension host', () => {
     assert.equal(await vscode.env.clipboard.readText(), text);
   });
 
-  test('every command declared in package.json is registered', async function () {
+  test('every command declared in package.json is registered', async () => {
     const declared = declaredCommands();
-    if (declared.length === 0) {
-      // Shown as pending, not passed: nothing was checked yet.
-      this.skip();
-    }
+    // An empty list would make the check below vacuous.
+    assert.ok(declared.length > 0, 'package.json declares no commands (contributes.commands)');
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = declared.filter((id) => !registered.has(id));
     assert.ok(missing.length === 0, `declared in package.json but not registered: ${missing.join(', ')}`);

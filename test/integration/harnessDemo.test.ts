@@ -1,0 +1,52 @@
+// demo-blocks.md promises an outcome for each of its blocks ("exact", "indentation drift", …); npm start
+// shows it to people, so check the promises still hold against the demo files, as the editor sees them.
+import * as assert from 'node:assert/strict';
+import { suite, test } from 'mocha';
+import * as vscode from 'vscode';
+import { applyBlocks } from '../../src/core/engine';
+import { parseBlocks } from '../../src/core/parser';
+
+const EXPECTED: { file: string; status: string; tier?: string }[] = [
+  { file: 'server/handler.go', status: 'applied', tier: 'exact' },
+  { file: 'server/handler.go', status: 'applied', tier: 'indentation' },
+  { file: 'src/Invoice.cs', status: 'applied', tier: 'line-endings' },
+  { file: 'docs/release-notes.md', status: 'applied', tier: 'quotes' },
+  { file: 'src/inventory.ts', status: 'not_found' },
+  { file: 'src/inventory.ts', status: 'ambiguous', tier: 'exact' },
+];
+
+async function documentText(relativePath: string): Promise<string> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'no workspace folder open');
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, relativePath));
+  return doc.getText();
+}
+
+suite('harness: the demo workspace', () => {
+  test('every block in demo-blocks.md has the outcome its heading promises', async () => {
+    const blocks = parseBlocks(await documentText('demo-blocks.md'));
+    assert.deepEqual(
+      blocks.map((b) => b.filePath),
+      EXPECTED.map((e) => e.file),
+    );
+    for (const [i, block] of blocks.entries()) {
+      const file = EXPECTED[i].file;
+      const result = applyBlocks(await documentText(file), [block], { fileName: file });
+      const outcome = result.blocks[0];
+      const actual = outcome.tier === undefined ? { file, status: result.status } : { file, status: result.status, tier: outcome.tier };
+      assert.deepEqual(
+        actual,
+        EXPECTED[i],
+        `block ${block.index}: ${result.message}`,
+      );
+    }
+  });
+
+  test('the C# demo file has CRLF line endings and the Go file tab indentation', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const cs = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'src/Invoice.cs'));
+    assert.equal(cs.eol, vscode.EndOfLine.CRLF);
+    assert.match(await documentText('server/handler.go'), /^\treturn total$/m);
+  });
+});
