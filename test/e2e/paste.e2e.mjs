@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { closeSecondarySideBar, editorText, eventually, focusEditor, goToLine, mod, openFile, paste, pressUndo, runCommand } from './workbench.mjs';
+import { closeSecondarySideBar, editorText, eventually, focusEditor, goToLine, mod, openFile, paste, pressUndo, runCommand, waitForVisibleText } from './workbench.mjs';
 
 export const title = 'paste a near-miss block, see the CodeLens, preview, click Apply here, undo, dismiss; paste an exact block, undo';
 export const timeoutMs = 240_000;
@@ -156,6 +156,9 @@ export default async function ({ page, workspace, screenshot, log }) {
   assert.equal(onDisk.split(exactSearch).length, 2, 'the exact block must match once');
   await goToLine(page, 1);
   await paste(page, ['<<<<<<< SEARCH', exactSearch, '=======', exactReplace, '>>>>>>> REPLACE', ''].join('\n'));
+  // The paste goes through paste edit providers first; editorText() selects all, which would cancel a
+  // paste still in flight, so wait for the rendered line before reading the whole text.
+  await waitForVisibleText(page, "readonly region = 'eu'");
   await eventually(() => editorText(page), onDisk.replace(exactSearch, exactReplace), { timeoutMs: 20_000, message: 'the pasted exact block was not applied' });
   await goToLine(page, 13);
   await screenshot('exact-applied');
