@@ -283,6 +283,9 @@ function prefilter(
   const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
 
   const searchCount = new Int32Array(HASH_SIZE);
+  // Which codes SEARCH has (a bit each: small enough to stay in L1). A document code SEARCH lacks
+  // never changes the overlap, so only the others are stored and counted in the sliding window.
+  const inSearch = new Int32Array(HASH_SIZE >> 5);
   let searchSize = 0;
   for (const line of search) {
     let prev = LINE_START;
@@ -292,7 +295,9 @@ function prefilter(
       const h = mixBigram(prev, c);
       prev = c;
       if ((h & sampleMask) !== 0) continue;
-      searchCount[(h >>> 8) & 0xffff]++;
+      const code = (h >>> 8) & 0xffff;
+      searchCount[code]++;
+      inSearch[code >> 5] |= 1 << (code & 31);
       searchSize++;
     }
   }
@@ -304,6 +309,8 @@ function prefilter(
   // would otherwise grow two JS arrays a push at a time).
   const nonBlankAll = new Int32Array(docLines.length);
   const lineOffset = new Int32Array(docLines.length + 1);
+  // Sampled codes (stored or not) before each non-blank line: the window's size in bigrams.
+  const sampledSum = new Int32Array(docLines.length + 1);
   let count = 0;
   // Content length (after indentation) summed over non-blank lines, all and hashed ones only.
   const charSum = new Float64Array(docLines.length + 1);
@@ -335,6 +342,7 @@ function prefilter(
     const hashed = e % stride === 0;
     const from = lineOffset[e];
     let to = from;
+    let sampled = 0;
     if (hashed) {
       if (codes.length - from < length) {
         const grown = new Uint16Array(Math.max(codes.length * 2, from + length));
@@ -352,7 +360,9 @@ function prefilter(
         const h = Math.imul((prev << 16) | c, 0x9e3779b1);
         prev = c;
         if ((h & sampleMask) !== 0) continue;
-        codes[to++] = (h >>> 8) & 0xffff;
+        const code = (h >>> 8) & 0xffff;
+        sampled++;
+        if ((inSearch[code >> 5] & (1 << (code & 31))) !== 0) codes[to++] = code;
       }
       used += length + 8; // the characters, plus the per-line bookkeeping
     } else {
@@ -361,6 +371,7 @@ function prefilter(
     count++;
     nonBlankAll[e] = li;
     lineOffset[count] = to;
+    sampledSum[count] = sampledSum[e] + sampled;
     charSum[count] = charSum[e] + (length - lead);
     hashedCharSum[count] = hashedCharSum[e] + (hashed ? length - lead : 0);
 
@@ -370,20 +381,21 @@ function prefilter(
       const want = searchCount[code];
       if (have < want) common += Math.min(stride, want - have);
     }
-    windowSize += to - from;
+    windowSize += sampled;
     if (e >= n) {
       const rFrom = lineOffset[e - n];
       const rTo = lineOffset[e - n + 1];
+      const rSampled = sampledSum[e - n + 1] - sampledSum[e - n];
       for (let p = rFrom; p < rTo; p++) {
         const code = codes[p];
         const have = --windowCount[code] * stride;
         const want = searchCount[code];
         if (have < want) common -= Math.min(stride, want - have);
       }
-      windowSize -= rTo - rFrom;
-      used += rTo - rFrom;
+      windowSize -= rSampled;
+      used += rSampled;
     }
-    used += to - from;
+    used += sampled;
     if (e >= n - 1) {
       const start = e - n + 1;
       const hashedChars = hashedCharSum[e + 1] - hashedCharSum[start];
