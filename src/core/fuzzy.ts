@@ -250,6 +250,15 @@ class Budget {
   }
 }
 
+/**
+ * Per-code counts of SEARCH and of the sliding window, shared by prefilter calls (zeroing two 64K
+ * tables per call costs more than the scan of a mid-sized file). Only SEARCH's codes are ever
+ * counted; each call first clears those of the previous call (even if it threw).
+ */
+const searchCountTable = new Int32Array(HASH_SIZE);
+const windowCountTable = new Int32Array(HASH_SIZE);
+let countedCodes: number[] = [];
+
 interface Prefiltered {
   /** Document line index of each non-blank line. */
   nonBlank: Int32Array;
@@ -282,10 +291,14 @@ function prefilter(
   while (sampleBits < 6 && hashedPerWindow >> (sampleBits + 1) >= 256) sampleBits++;
   const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
 
-  const searchCount = new Int32Array(HASH_SIZE);
   // Which codes SEARCH has (a bit each: small enough to stay in L1). A document code SEARCH lacks
   // never changes the overlap, so only the others are stored and counted in the sliding window.
   const inSearch = new Int32Array(HASH_SIZE >> 5);
+  const searchCount = searchCountTable;
+  const windowCount = windowCountTable;
+  for (const code of countedCodes) searchCount[code] = windowCount[code] = 0;
+  const searchCodes: number[] = []; // distinct
+  countedCodes = searchCodes;
   let searchSize = 0;
   for (const line of search) {
     let prev = LINE_START;
@@ -296,8 +309,10 @@ function prefilter(
       prev = c;
       if ((h & sampleMask) !== 0) continue;
       const code = (h >>> 8) & 0xffff;
-      searchCount[code]++;
-      inSearch[code >> 5] |= 1 << (code & 31);
+      if (searchCount[code]++ === 0) {
+        searchCodes.push(code);
+        inSearch[code >> 5] |= 1 << (code & 31);
+      }
       searchSize++;
     }
   }
@@ -316,7 +331,6 @@ function prefilter(
   const charSum = new Float64Array(docLines.length + 1);
   const hashedCharSum = new Float64Array(docLines.length + 1);
   const best = new Float32Array(docLines.length).fill(-1);
-  const windowCount = new Int32Array(HASH_SIZE);
   let common = 0; // sum over bigrams of min(window count * stride, SEARCH count)
   let windowSize = 0;
 
@@ -362,7 +376,9 @@ function prefilter(
         if ((h & sampleMask) !== 0) continue;
         const code = (h >>> 8) & 0xffff;
         sampled++;
-        if ((inSearch[code >> 5] & (1 << (code & 31))) !== 0) codes[to++] = code;
+        // Branch-free: the code is written anyway and kept only when SEARCH has it.
+        codes[to] = code;
+        to += (inSearch[code >> 5] >>> (code & 31)) & 1;
       }
       used += length + 8; // the characters, plus the per-line bookkeeping
     } else {
