@@ -656,7 +656,12 @@ class WindowScorer {
    */
   private textDice(a: number, b: number): number {
     if (b <= this.bagFrom || a >= this.bagTo || Math.abs(a - this.bagFrom) + Math.abs(b - this.bagTo) > 8) {
-      while (this.bagTo > this.bagFrom) this.moveLine(--this.bagTo, -1);
+      // Start afresh: clearing the bag costs less than removing its lines one by one, and is
+      // counted as that removal would be (windowSize is what the lines' moves added).
+      if (this.windowSize > 0) this.budget.spend(this.windowSize);
+      this.scratchBag.fill(0);
+      this.common = 0;
+      this.windowSize = 0;
       this.bagFrom = this.bagTo = a;
     }
     while (this.bagFrom > a) this.moveLine(--this.bagFrom, 1);
