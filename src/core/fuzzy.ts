@@ -258,6 +258,8 @@ class Budget {
 const searchCountTable = new Int32Array(HASH_SIZE);
 const windowCountTable = new Int32Array(HASH_SIZE);
 let countedCodes: number[] = [];
+/** The prefilter's per-line code store, kept between calls (see prefilter). */
+let codeBuffer = new Uint16Array(0);
 
 interface Prefiltered {
   /** Document line index of each non-blank line. */
@@ -319,7 +321,11 @@ function prefilter(
 
   let totalChars = 0;
   for (const line of docLines) totalChars += line.length;
-  let codes = new Uint16Array(Math.min(totalChars >> sampleBits, 1 << 18) + 16);
+  // Reused across calls (every slot is written before it is read); a file that outgrows it gets
+  // a larger buffer of its own, so at most 512 kB stays allocated between calls.
+  const initialCodes = Math.min(totalChars >> sampleBits, 1 << 18) + 16;
+  if (codeBuffer.length < initialCodes) codeBuffer = new Uint16Array(initialCodes);
+  let codes = codeBuffer;
   // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
   // would otherwise grow two JS arrays a push at a time).
   const nonBlankAll = new Int32Array(docLines.length);
@@ -373,12 +379,13 @@ function prefilter(
         }
         const h = Math.imul((prev << 16) | c, 0x9e3779b1);
         prev = c;
-        if ((h & sampleMask) !== 0) continue;
+        // Branch-free (both tests are coin flips to a branch predictor): the code is written
+        // anyway, counted when sampled (top bits, at most 6, clear), kept when SEARCH also has it.
+        const sample = (((h & sampleMask) >>> 26) - 1) >>> 31;
         const code = (h >>> 8) & 0xffff;
-        sampled++;
-        // Branch-free: the code is written anyway and kept only when SEARCH has it.
+        sampled += sample;
         codes[to] = code;
-        to += (inSearch[code >> 5] >>> (code & 31)) & 1;
+        to += sample & (inSearch[code >> 5] >>> (code & 31));
       }
       used += length + 8; // the characters, plus the per-line bookkeeping
     } else {
