@@ -251,12 +251,11 @@ class Budget {
 }
 
 /**
- * Per-code counts of SEARCH and of the sliding window, shared by prefilter calls (zeroing two 64K
+ * Per-code counts of SEARCH and of the sliding window, shared by prefilter calls (zeroing 64K-entry
  * tables per call costs more than the scan of a mid-sized file). Only SEARCH's codes are ever
  * counted; each call first clears those of the previous call (even if it threw).
  */
-const searchCountTable = new Int32Array(HASH_SIZE);
-const windowCountTable = new Int32Array(HASH_SIZE);
+const countTable = new Int32Array(2 * HASH_SIZE); // [2 * code]: window's count, [2 * code + 1]: SEARCH's
 let countedCodes: number[] = [];
 /** The prefilter's per-line code store, kept between calls (see prefilter). */
 let codeBuffer = new Uint16Array(0);
@@ -296,9 +295,9 @@ function prefilter(
   // Which codes SEARCH has (a bit each: small enough to stay in L1). A document code SEARCH lacks
   // never changes the overlap, so only the others are stored and counted in the sliding window.
   const inSearch = new Int32Array(HASH_SIZE >> 5);
-  const searchCount = searchCountTable;
-  const windowCount = windowCountTable;
-  for (const code of countedCodes) searchCount[code] = windowCount[code] = 0;
+  // Interleaved, so a window update finds both counts of a code in one cache line.
+  const counts = countTable;
+  for (const code of countedCodes) counts[2 * code] = counts[2 * code + 1] = 0;
   const searchCodes: number[] = []; // distinct
   countedCodes = searchCodes;
   let searchSize = 0;
@@ -311,7 +310,7 @@ function prefilter(
       prev = c;
       if ((h & sampleMask) !== 0) continue;
       const code = (h >>> 8) & 0xffff;
-      if (searchCount[code]++ === 0) {
+      if (counts[2 * code + 1]++ === 0) {
         searchCodes.push(code);
         inSearch[code >> 5] |= 1 << (code & 31);
       }
@@ -400,8 +399,8 @@ function prefilter(
 
     for (let p = from; p < to; p++) {
       const code = codes[p];
-      const have = windowCount[code]++ * stride;
-      const want = searchCount[code];
+      const have = counts[2 * code]++ * stride;
+      const want = counts[2 * code + 1];
       if (have < want) common += Math.min(stride, want - have);
     }
     windowSize += sampled;
@@ -411,8 +410,8 @@ function prefilter(
       const rSampled = sampledSum[e - n + 1] - sampledSum[e - n];
       for (let p = rFrom; p < rTo; p++) {
         const code = codes[p];
-        const have = --windowCount[code] * stride;
-        const want = searchCount[code];
+        const have = --counts[2 * code] * stride;
+        const want = counts[2 * code + 1];
         if (have < want) common -= Math.min(stride, want - have);
       }
       windowSize -= rSampled;
