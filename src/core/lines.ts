@@ -115,9 +115,12 @@ export class DocLines {
     if (!this.contentList) {
       // The native split is several times faster than slicing line by line.
       const list = this.text.slice(this.lineStarts[0]).split('\n');
-      for (let i = 0; i < list.length - 1; i++) {
-        const l = list[i];
-        if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) list[i] = l.slice(0, -1);
+      // Most files have no CR at all: one native scan spares a check of every line.
+      if (this.text.indexOf('\r', this.lineStarts[0]) !== -1) {
+        for (let i = 0; i < list.length - 1; i++) {
+          const l = list[i];
+          if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) list[i] = l.slice(0, -1);
+        }
       }
       this.contentList = list;
     }
