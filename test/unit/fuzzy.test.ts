@@ -191,6 +191,25 @@ test('fuzzy: a large SEARCH (sampled prefilter) finds its region in a file of lo
   assert.ok(r.windows.slice(1).every((w) => w.score < r.windows[0].score));
 });
 
+test('fuzzy: results do not depend on earlier calls (the prefilter reuses its tables between calls)', () => {
+  const t = target();
+  const typo = [...t.search];
+  typo[4] = typo[4].replace('not found', 'not fuond');
+  const names = Array.from({ length: 120 }, (_, i) => `${ENTITIES[i % ENTITIES.length]}${Math.floor(i / 10)}`);
+  const big = names.flatMap((name, i) => handler(name, 400 + (i % 7), `metrics.count('${name}.load', ${i});`));
+  const bigSearch = big.slice(30 * 12, 30 * 12 + 60).map((l, i) => (i === 7 ? l.replace('return;', 'return ;') : l));
+  const options = { maxCandidates: 3, minScore: 0.3 };
+  const small = findFuzzyCandidates(t.lines, typo, options);
+  const large = findFuzzyCandidates(big, bigSearch, options);
+  // Interleaved and repeated in the other order, each input gets exactly the same answer.
+  assert.deepEqual(findFuzzyCandidates(t.lines, typo, options), small);
+  assert.deepEqual(findFuzzyCandidates(big, bigSearch, options), large);
+  assert.deepEqual(findFuzzyCandidates(t.lines, typo, options), small);
+  // SEARCH ends with a handler's trailing blank line: the window ends at that handler's '}'.
+  assert.deepEqual([large.windows[0].start, large.windows[0].end], [30 * 12, 30 * 12 + 59]);
+  assert.deepEqual([small.windows[0].start, small.windows[0].end], [t.start, t.end]);
+});
+
 test('fuzzy: minScore filters weak candidates; unrelated text yields none', () => {
   const t = target();
   const search = [...t.search];
