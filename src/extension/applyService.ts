@@ -317,7 +317,7 @@ export class ApplyService {
   private async refresh(plan: BatchPlan, source: string): Promise<{ plan: BatchPlan; refusal?: string }> {
     const parts: MatchedPart[] = [];
     const lostMessages: string[] = [];
-    for (const part of plan.parts) {
+    for (let part of plan.parts) {
       let document = part.document;
       if (document.isClosed) {
         const target = await openTarget(part.uri);
@@ -325,6 +325,13 @@ export class ApplyService {
           return { plan, refusal: target.kind === 'refused' ? target.message : `${part.label} is gone.` };
         }
         document = target.document;
+        // A re-opened document is a new TextDocument whose versions start again (often at the same number):
+        // no choice's range refers to it, so each choice must be found again by its text.
+        const choices: Record<number, BlockChoice> = {};
+        for (const [key, choice] of Object.entries(part.choices)) {
+          choices[Number(key)] = { ...choice, version: -1 };
+        }
+        part = { ...part, choices };
       }
       if (document.version === part.version && document === part.document) {
         parts.push(part);
