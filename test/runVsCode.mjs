@@ -6,6 +6,8 @@
 //   node test/runVsCode.mjs                 integration + UI (what `npm test` runs after the build)
 //   node test/runVsCode.mjs --integration   integration suite only
 //   node test/runVsCode.mjs --e2e           UI tests only
+//   node test/runVsCode.mjs --web           the web bundle in the web worker extension host only
+//                                           (test/web/index.ts, bundled by test/web/build.mjs)
 //   RESILIENT_APPLY_GREP=<text>             only integration tests whose title contains <text>
 //   RESILIENT_APPLY_E2E=<text>              only UI test files whose name contains <text>
 //   RESILIENT_APPLY_TEST_TIMEOUT=<seconds>  hard bound on the whole run after install (default 900)
@@ -21,6 +23,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   copyTree,
+  DEFAULT_USER_SETTINGS,
   ensureInstalled,
   freePort,
   killGroup,
@@ -38,8 +41,9 @@ const INTEGRATION_TIMEOUT_MS = 8 * 60_000;
 const E2E_DEFAULT_TIMEOUT_MS = 2 * 60_000;
 
 const args = new Set(process.argv.slice(2));
-const runIntegration = !args.has('--e2e') || args.has('--integration');
-const runE2e = !args.has('--integration') || args.has('--e2e');
+const runWeb = args.has('--web');
+const runIntegration = !runWeb && (!args.has('--e2e') || args.has('--integration'));
+const runE2e = !runWeb && (!args.has('--integration') || args.has('--e2e'));
 
 const totals = { passed: 0, failed: 0, pending: 0 };
 const failures = [];
@@ -169,12 +173,33 @@ process.on('exit', () => {
 const LINE_PREFIX = '[resilient-apply-tests] ';
 process.env.RESILIENT_APPLY_LINE_PREFIX = LINE_PREFIX;
 
-async function integrationSuite() {
-  const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, 'integration', 'demo'));
-  const testsIndex = path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
-  const consoleLog = fs.createWriteStream(path.join(tempRoot, 'integration-console.log'));
-  say('integration suite (real extension host)');
-  server.resetSettings();
+// test/web/index.ts runs in the web worker, which has no environment to read a prefix from: it uses these.
+const WEB_LINE_PREFIX = '[resilient-apply-web-tests] ';
+const WEB_RESULT_PREFIX = 'RESILIENT_APPLY_WEB_RESULT ';
+
+/**
+ * The suite at out/test/integration/index.js in the server's extension host, or with `web` the bundled
+ * out/test-web/index.js in the web worker extension host (the development extension then loads its
+ * package.json "browser" bundle there).
+ *
+ * The web workbench parses a payload key extensionDevelopmentKind but exposes it under another name
+ * (extensionDevelopmentLocationKind), so the running-location picker never sees it (VS Code 1.139 / code-server
+ * 4.139.1). The user setting remote.extensionKind does reach the picker: with ["web"] the development
+ * extension, and with it its extensionTestsPath, goes to the web worker host.
+ */
+async function integrationSuite({ web = false } = {}) {
+  const name = web ? 'web' : 'integration';
+  const linePrefix = web ? WEB_LINE_PREFIX : LINE_PREFIX;
+  const resultPrefix = web ? WEB_RESULT_PREFIX : RESULT_PREFIX;
+  const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, name, 'demo'));
+  const testsIndex = web
+    ? path.join(repoRoot, 'out', 'test-web', 'index.js')
+    : path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
+  const consoleLog = fs.createWriteStream(path.join(tempRoot, `${name}-console.log`));
+  say(web ? 'web bundle (web worker extension host)' : 'integration suite (real extension host)');
+  server.resetSettings(
+    web ? { ...DEFAULT_USER_SETTINGS, 'remote.extensionKind': { 'resilient-apply.resilient-apply': ['web'] } } : undefined,
+  );
   let result = null;
   let exitCode = null;
   let resolveExit;
@@ -192,7 +217,7 @@ async function integrationSuite() {
     onExit: (code, logs) => {
       exitCode = code;
       for (const log of logs ?? []) {
-        const file = path.join(tempRoot, 'workbench-logs-integration', log.relativePath);
+        const file = path.join(tempRoot, `workbench-logs-${name}`, log.relativePath);
         fs.mkdirSync(path.dirname(file), { recursive: true });
         fs.writeFileSync(file, log.contents);
       }
@@ -204,13 +229,13 @@ async function integrationSuite() {
     onLog: (level, message) => {
       consoleLog.write(`[workbench ${level}] ${message}\n`);
       const text = String(message);
-      if (!text.startsWith(LINE_PREFIX)) {
+      if (!text.startsWith(linePrefix)) {
         return;
       }
-      const line = text.slice(LINE_PREFIX.length);
-      if (line.startsWith(RESULT_PREFIX)) {
+      const line = text.slice(linePrefix.length);
+      if (line.startsWith(resultPrefix)) {
         try {
-          result = JSON.parse(line.slice(RESULT_PREFIX.length));
+          result = JSON.parse(line.slice(resultPrefix.length));
         } catch {
           // Reported below as a missing result.
         }
@@ -220,7 +245,7 @@ async function integrationSuite() {
     },
   });
   try {
-    await withTimeout(exited, INTEGRATION_TIMEOUT_MS, 'the integration suite');
+    await withTimeout(exited, INTEGRATION_TIMEOUT_MS, `the ${name} suite`);
   } finally {
     await withTimeout(context.close(), 10_000, 'closing the integration page').catch(() => {});
     consoleLog.end();
@@ -230,13 +255,13 @@ async function integrationSuite() {
     totals.failed += result.failed;
     totals.pending += result.pending;
     if (result.failed) {
-      failures.push(`${result.failed} integration test(s)`);
+      failures.push(`${result.failed} ${name} test(s)`);
     }
   }
   if (exitCode !== 0 && (!result || result.failed === 0)) {
     // The suite did not even run to the end (load error, no test files, crash): count it as a failure.
     totals.failed += 1;
-    failures.push(`integration suite exited with code ${exitCode}${result ? '' : ' without reporting results'}`);
+    failures.push(`${name} suite exited with code ${exitCode}${result ? '' : ' without reporting results'}`);
   }
 }
 
@@ -313,6 +338,10 @@ async function e2eSuite() {
 
 async function main() {
   const prerequisites = [[path.join(repoRoot, 'dist', 'extension.js'), 'npm run build']];
+  if (runWeb) {
+    prerequisites.push([path.join(repoRoot, 'dist', 'web', 'extension.js'), 'npm run build']);
+    prerequisites.push([path.join(repoRoot, 'out', 'test-web', 'index.js'), 'node test/web/build.mjs']);
+  }
   if (runIntegration) {
     prerequisites.push([path.join(repoRoot, 'out', 'test', 'integration', 'index.js'), 'npx tsc -p ./']);
   }
@@ -349,6 +378,11 @@ async function main() {
     const t = Date.now();
     await integrationSuite();
     say(`integration suite took ${((Date.now() - t) / 1000).toFixed(1)}s`);
+  }
+  if (runWeb) {
+    const t = Date.now();
+    await integrationSuite({ web: true });
+    say(`web suite took ${((Date.now() - t) / 1000).toFixed(1)}s`);
   }
   if (runE2e) {
     const t = Date.now();

@@ -1,0 +1,120 @@
+// Check of the WEB bundle (package.json "browser") in the web workbench's web worker extension host.
+// test/runVsCode.mjs --web opens the workbench with the payload extensionDevelopmentKind=web, so the
+// development extension and this file (its extensionTestsPath) run in the worker. The worker can only
+// `require('vscode')`, so this file is bundled by test/web/build.mjs (no mocha, no Node built-ins) and
+// kept small: it proves where it runs, then applies an exact and an indentation-drifted block to an
+// untitled document through the extension's own command and undoes them.
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'resilient-apply.resilient-apply';
+/** Lines the runner picks out of the workbench log (the worker has no process.env to pass one in). */
+const LINE_PREFIX = '[resilient-apply-web-tests] ';
+export const RESULT_PREFIX = 'RESILIENT_APPLY_WEB_RESULT ';
+
+interface Outcome {
+  status: string;
+  summary: string;
+}
+
+function say(line: string): void {
+  console.log(LINE_PREFIX + line);
+}
+
+function check(condition: boolean, what: string): void {
+  if (!condition) {
+    throw new Error(what);
+  }
+}
+
+function equal<T>(actual: T, expected: T, what: string): void {
+  check(actual === expected, `${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+function block(search: string, replace: string): string {
+  return ['<<<<<<< SEARCH', search, '=======', replace, '>>>>>>> REPLACE', ''].join('\n');
+}
+
+/** Polls until the document holds `expected` (undo reaches the extension host a moment after the command). */
+async function waitForText(doc: vscode.TextDocument, expected: string, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (doc.getText() !== expected && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  equal(doc.getText(), expected, what);
+}
+
+const checks: [string, () => Promise<void>][] = [
+  [
+    'runs in the web worker extension host',
+    async () => {
+      const g = globalThis as { process?: { versions?: { node?: string } }; navigator?: unknown; document?: unknown };
+      check(g.process?.versions?.node === undefined, `a Node process is visible (node ${g.process?.versions?.node})`);
+      check(g.navigator !== undefined, 'navigator is undefined: not a browser worker');
+      check(g.document === undefined, 'document is defined: not a worker');
+      equal(vscode.env.uiKind, vscode.UIKind.Web, 'vscode.env.uiKind');
+      // getExtension only sees extensions of this host: the extension is loaded here, next to this file.
+      const extension = vscode.extensions.getExtension(EXTENSION_ID);
+      check(extension !== undefined, `${EXTENSION_ID} is not loaded in this (web worker) extension host`);
+      if (!extension!.isActive) {
+        await extension!.activate();
+      }
+      check(extension!.isActive, `${EXTENSION_ID} did not activate`);
+      const commands = await vscode.commands.getCommands(true);
+      check(commands.includes('resilientApply.applyText'), 'resilientApply.applyText is not registered');
+    },
+  ],
+  [
+    'applyText applies an exact and an indentation-drifted block; undo reverts each',
+    async () => {
+      const original = 'function greet(name) {\n  if (name) {\n    return "hi " + name;\n  }\n  return "hi";\n}\n';
+      const doc = await vscode.workspace.openTextDocument({ language: 'javascript', content: original });
+      await vscode.window.showTextDocument(doc);
+
+      const exact = await vscode.commands.executeCommand<Outcome>('resilientApply.applyText', {
+        text: block('  return "hi";', '  return "hello";'),
+        target: doc.uri.toString(),
+        notify: false,
+      });
+      equal(exact.status, 'applied', `exact block (${exact.summary})`);
+      const afterExact = original.replace('  return "hi";', '  return "hello";');
+      equal(doc.getText(), afterExact, 'text after the exact block');
+
+      // SEARCH and REPLACE lost the file's two-space outer indent: placed by indentation normalising and
+      // written back at the file's indentation.
+      const drifted = await vscode.commands.executeCommand<Outcome>('resilientApply.applyText', {
+        text: block('if (name) {\n  return "hi " + name;\n}', 'if (name) {\n  return "hi, " + name + "!";\n}'),
+        target: doc.uri.toString(),
+        notify: false,
+      });
+      equal(drifted.status, 'applied', `drifted block (${drifted.summary})`);
+      const afterDrifted = afterExact.replace('    return "hi " + name;', '    return "hi, " + name + "!";');
+      equal(doc.getText(), afterDrifted, 'text after the indentation-drifted block');
+
+      await vscode.commands.executeCommand('undo');
+      await waitForText(doc, afterExact, 'text after one undo');
+      await vscode.commands.executeCommand('undo');
+      await waitForText(doc, original, 'text after a second undo');
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    },
+  ],
+];
+
+export async function run(): Promise<void> {
+  let passed = 0;
+  let failed = 0;
+  for (const [title, body] of checks) {
+    const started = Date.now();
+    try {
+      await body();
+      passed++;
+      say(`✔ ${title} (${Date.now() - started}ms)`);
+    } catch (err) {
+      failed++;
+      say(`✘ ${title}\n    ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  say(RESULT_PREFIX + JSON.stringify({ passed, failed, pending: 0 }));
+  if (failed > 0) {
+    throw new Error(`${failed} web check(s) failed`);
+  }
+}
