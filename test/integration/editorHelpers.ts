@@ -75,6 +75,24 @@ export function block(search: string, replace: string, filePath?: string): strin
   return lines.join('\n') + '\n';
 }
 
+/** A small file shared by the near-miss suites. */
+export const TOTAL = [
+  'export function total(items: Item[]): number {',
+  '  let sum = 0;',
+  '  for (const item of items) {',
+  '    sum += item.price * item.quantity;',
+  '  }',
+  '  return sum;',
+  '}',
+  '',
+].join('\n');
+
+/** The model misremembered one identifier: a near miss whose best candidate is lines 3-5 of TOTAL. */
+export const NEAR_MISS = block(
+  '  for (const item of items) {\n    sum += item.price * item.qty;\n  }',
+  '  for (const item of items) {\n    sum += item.price * item.quantity * 2;\n  }',
+);
+
 /** Lenses of every provider for a document, as VS Code hands them to the editor (titles resolved). */
 export async function codeLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
   const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];

@@ -6,24 +6,8 @@ import * as assert from 'node:assert/strict';
 import { setup, suite, suiteSetup, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
-import { api, block, cleanUp, Cmd, lensRows, openFile, scratchDir, waitFor } from './editorHelpers';
+import { api, cleanUp, Cmd, lensRows, NEAR_MISS, openFile, scratchDir, TOTAL, waitFor } from './editorHelpers';
 
-const TOTAL = [
-  'export function total(items: Item[]): number {',
-  '  let sum = 0;',
-  '  for (const item of items) {',
-  '    sum += item.price * item.quantity;',
-  '  }',
-  '  return sum;',
-  '}',
-  '',
-].join('\n');
-
-// One misremembered identifier: a near miss whose best candidate is lines 3-5.
-const NEAR_MISS = block(
-  '  for (const item of items) {\n    sum += item.price * item.qty;\n  }',
-  '  for (const item of items) {\n    sum += item.price * item.quantity * 2;\n  }',
-);
 const replaced = (text: string) => text.replace('item.price * item.quantity;', 'item.price * item.quantity * 2;');
 const HEADER = "import { Item } from './item';\nimport { log } from './log';\n\n";
 const WITHOUT_LOOP = TOTAL.replace('  for (const item of items) {\n    sum += item.price * item.quantity;\n  }\n', '');

@@ -6,24 +6,8 @@ import { setup, suite, suiteSetup, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import type { CandidateChoice } from '../../src/extension/pendingStore';
-import { api, block, cleanUp, Cmd, lensRows, openFile, scratchDir, waitFor } from './editorHelpers';
+import { api, block, cleanUp, Cmd, lensRows, NEAR_MISS, openFile, scratchDir, TOTAL, waitFor } from './editorHelpers';
 
-const TOTAL = [
-  'export function total(items: Item[]): number {',
-  '  let sum = 0;',
-  '  for (const item of items) {',
-  '    sum += item.price * item.quantity;',
-  '  }',
-  '  return sum;',
-  '}',
-  '',
-].join('\n');
-
-// The model misremembered one identifier: a near miss, not a match.
-const NEAR_MISS = block(
-  '  for (const item of items) {\n    sum += item.price * item.qty;\n  }',
-  '  for (const item of items) {\n    sum += item.price * item.quantity * 2;\n  }',
-);
 const AFTER_CHOICE = TOTAL.replace('item.price * item.quantity;', 'item.price * item.quantity * 2;');
 
 const TWICE = [
