@@ -1,10 +1,10 @@
 // Editor apply mode, unique outcomes: the clipboard command on one and on two files, exact and normalised
 // matches, the file's style kept (tabs, CRLF, quote characters), one undo per apply, bad input refused.
 import * as assert from 'node:assert/strict';
-import { setup, suite, suiteSetup, teardown, test } from 'mocha';
+import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
-import { api, block, cleanUp, Cmd, fileUri, openFile, scratchDir } from './editorHelpers';
+import { block, Cmd, fileUri, openFile, scratchSuite } from './editorHelpers';
 
 async function clipboardApply(text: string): Promise<ApplyOutcome> {
   await vscode.env.clipboard.writeText(text);
@@ -14,20 +14,10 @@ async function clipboardApply(text: string): Promise<ApplyOutcome> {
 }
 
 suite('editor apply: unique matches', () => {
-  let dir: string;
-
-  suiteSetup(async () => {
-    await api();
-  });
-
-  setup(() => {
-    dir = scratchDir();
-  });
-
-  teardown(cleanUp);
+  const dir = scratchSuite();
 
   test('clipboard command: an exact block applies to the active editor', async () => {
-    const doc = await openFile(`${dir}/greet.ts`, 'export function greet(name: string) {\n  return "Hello, " + name;\n}\n');
+    const doc = await openFile(`${dir()}/greet.ts`, 'export function greet(name: string) {\n  return "Hello, " + name;\n}\n');
     const outcome = await clipboardApply(block('  return "Hello, " + name;', '  return `Hello, ${name}!`;'));
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.match(outcome.summary, /^Applied 1\/1 block/);
@@ -35,10 +25,10 @@ suite('editor apply: unique matches', () => {
   });
 
   test('clipboard command: blocks naming two files change both in one apply', async () => {
-    const a = await openFile(`${dir}/a.ts`, 'export const a = 1;\nexport const shared = "a";\n');
-    const b = await openFile(`${dir}/b.ts`, 'export const b = 2;\nexport const shared = "b";\n', false);
+    const a = await openFile(`${dir()}/a.ts`, 'export const a = 1;\nexport const shared = "a";\n');
+    const b = await openFile(`${dir()}/b.ts`, 'export const b = 2;\nexport const shared = "b";\n', false);
     // b.ts is not even open in an editor; the block's path finds it in the workspace.
-    const text = block('export const a = 1;', 'export const a = 10;', `${dir}/a.ts`) + '\n' + block('export const b = 2;', 'export const b = 20;', `${dir}/b.ts`);
+    const text = block('export const a = 1;', 'export const a = 10;', `${dir()}/a.ts`) + '\n' + block('export const b = 2;', 'export const b = 20;', `${dir()}/b.ts`);
     const outcome = await clipboardApply(text);
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.match(outcome.summary, /Applied 2\/2 blocks/);
@@ -50,9 +40,9 @@ suite('editor apply: unique matches', () => {
   });
 
   test('a batch where one file fails applies nothing to either file', async () => {
-    const a = await openFile(`${dir}/a.ts`, 'export const a = 1;\n');
-    const b = await openFile(`${dir}/b.ts`, 'export const b = 2;\n', false);
-    const text = block('export const a = 1;', 'export const a = 10;', `${dir}/a.ts`) + block('this line is nowhere at all', 'x', `${dir}/b.ts`);
+    const a = await openFile(`${dir()}/a.ts`, 'export const a = 1;\n');
+    const b = await openFile(`${dir()}/b.ts`, 'export const b = 2;\n', false);
+    const text = block('export const a = 1;', 'export const a = 10;', `${dir()}/a.ts`) + block('this line is nowhere at all', 'x', `${dir()}/b.ts`);
     const outcome = await clipboardApply(text);
     assert.notEqual(outcome.status, 'applied');
     assert.equal(a.getText(), 'export const a = 1;\n');
@@ -60,7 +50,7 @@ suite('editor apply: unique matches', () => {
   });
 
   test('matching uses the live buffer, unsaved edits included', async () => {
-    const doc = await openFile(`${dir}/live.ts`, 'const value = 1;\n');
+    const doc = await openFile(`${dir()}/live.ts`, 'const value = 1;\n');
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(1, 0), 'const unsaved = 2;\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
@@ -70,7 +60,7 @@ suite('editor apply: unique matches', () => {
   });
 
   test('normalised: indentation drift applies and says so; tab-indented file keeps its tabs', async () => {
-    const doc = await openFile(`${dir}/handler.go`, 'func handle() {\n\tif ok {\n\t\treturn 1\n\t}\n\treturn 0\n}\n');
+    const doc = await openFile(`${dir()}/handler.go`, 'func handle() {\n\tif ok {\n\t\treturn 1\n\t}\n\treturn 0\n}\n');
     // The model wrote 4-space indentation; the file uses tabs.
     const outcome = await clipboardApply(block('    if ok {\n        return 1\n    }', '    if ok {\n        log("ok")\n        return 1\n    }'));
     assert.equal(outcome.status, 'applied', outcome.summary);
@@ -79,7 +69,7 @@ suite('editor apply: unique matches', () => {
   });
 
   test('CRLF file keeps CRLF line endings in replaced and added lines', async () => {
-    const doc = await openFile(`${dir}/crlf.cs`, 'class A\r\n{\r\n    int x = 1;\r\n}\r\n');
+    const doc = await openFile(`${dir()}/crlf.cs`, 'class A\r\n{\r\n    int x = 1;\r\n}\r\n');
     assert.equal(doc.eol, vscode.EndOfLine.CRLF);
     const outcome = await clipboardApply(block('    int x = 1;', '    int x = 2;\n    int y = 3;'));
     assert.equal(outcome.status, 'applied', outcome.summary);
@@ -87,7 +77,7 @@ suite('editor apply: unique matches', () => {
   });
 
   test("quote style: ' vs \" follows the file", async () => {
-    const doc = await openFile(`${dir}/quotes.js`, "const mode = 'fast';\nconst name = 'demo';\n");
+    const doc = await openFile(`${dir()}/quotes.js`, "const mode = 'fast';\nconst name = 'demo';\n");
     // The model used double quotes everywhere; the file uses single quotes.
     const outcome = await clipboardApply(block('const mode = "fast";', 'const mode = "slow";'));
     assert.equal(outcome.status, 'applied', outcome.summary);
@@ -95,7 +85,7 @@ suite('editor apply: unique matches', () => {
   });
 
   test('quote style: curly quotes in the file stay curly', async () => {
-    const doc = await openFile(`${dir}/notes.txt`, 'The banner says “Welcome back” to everyone.\nSecond line.\n');
+    const doc = await openFile(`${dir()}/notes.txt`, 'The banner says “Welcome back” to everyone.\nSecond line.\n');
     // Straight quotes from the model; the file has curly ones.
     const outcome = await clipboardApply(block('The banner says "Welcome back" to everyone.', 'The banner says "Welcome home" to everyone.'));
     assert.equal(outcome.status, 'applied', outcome.summary);
@@ -104,7 +94,7 @@ suite('editor apply: unique matches', () => {
 
   test('one undo reverts a whole multi-block apply', async () => {
     const original = 'one();\ntwo();\nthree();\nfour();\n';
-    const doc = await openFile(`${dir}/undo.ts`, original);
+    const doc = await openFile(`${dir()}/undo.ts`, original);
     const outcome = await clipboardApply(block('one();', 'ONE();') + block('four();', 'FOUR();'));
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.equal(doc.getText(), 'ONE();\ntwo();\nthree();\nFOUR();\n');
@@ -115,7 +105,7 @@ suite('editor apply: unique matches', () => {
 
   test('malformed blocks: error names the block and line, nothing applied', async () => {
     const original = 'alpha\nbeta\n';
-    const doc = await openFile(`${dir}/bad.txt`, original);
+    const doc = await openFile(`${dir()}/bad.txt`, original);
     const text = block('alpha', 'ALPHA') + '<<<<<<< SEARCH\nbeta\n>>>>>>> REPLACE\n';
     const outcome = await clipboardApply(text);
     assert.equal(outcome.status, 'invalid');
@@ -126,32 +116,32 @@ suite('editor apply: unique matches', () => {
   });
 
   test('clipboard without blocks is refused with a message', async () => {
-    await openFile(`${dir}/none.txt`, 'text\n');
+    await openFile(`${dir()}/none.txt`, 'text\n');
     const outcome = await clipboardApply('just some text, no markers');
     assert.equal(outcome.status, 'invalid');
     assert.match(outcome.summary, /no SEARCH\/REPLACE blocks/);
   });
 
   test('a block naming a missing file says so; with an empty SEARCH it can create the file', async () => {
-    await openFile(`${dir}/present.ts`, 'x\n');
+    await openFile(`${dir()}/present.ts`, 'x\n');
     const missing = await vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, {
-      text: block('some code', 'other code', `${dir}/missing.ts`),
+      text: block('some code', 'other code', `${dir()}/missing.ts`),
       notify: false,
     });
     assert.equal(missing.status, 'refused');
     assert.match(missing.summary, /missing\.ts does not exist/);
 
     const created = await vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, {
-      text: block('', 'export const created = true;', `${dir}/new/created.ts`),
+      text: block('', 'export const created = true;', `${dir()}/new/created.ts`),
       createMissing: 'always',
       notify: false,
     });
     assert.equal(created.status, 'applied', created.summary);
-    const bytes = await vscode.workspace.fs.readFile(fileUri(`${dir}/new/created.ts`));
+    const bytes = await vscode.workspace.fs.readFile(fileUri(`${dir()}/new/created.ts`));
     assert.match(new TextDecoder().decode(bytes), /^export const created = true;\n?$/);
 
     const refused = await vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, {
-      text: block('', 'x', `${dir}/never.ts`),
+      text: block('', 'x', `${dir()}/never.ts`),
       createMissing: 'never',
       notify: false,
     });

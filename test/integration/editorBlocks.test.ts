@@ -1,10 +1,10 @@
 // Blocks sitting in a document (a Markdown chat transcript, an untitled scratch buffer): a CodeLens above
 // each block, "Apply to <file>" / "Apply to active editor", and Apply Selected Blocks.
 import * as assert from 'node:assert/strict';
-import { setup, suite, suiteSetup, teardown, test } from 'mocha';
+import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
-import { api, block, cleanUp, Cmd, lensRows, openFile, scratchDir } from './editorHelpers';
+import { block, Cmd, lensRows, openFile, scratchSuite } from './editorHelpers';
 
 async function untitled(content: string, language = 'markdown'): Promise<vscode.TextDocument> {
   const doc = await vscode.workspace.openTextDocument({ content, language });
@@ -13,24 +13,14 @@ async function untitled(content: string, language = 'markdown'): Promise<vscode.
 }
 
 suite('editor apply: blocks in a document', () => {
-  let dir: string;
-
-  suiteSetup(async () => {
-    await api();
-  });
-
-  setup(() => {
-    dir = scratchDir();
-  });
-
-  teardown(cleanUp);
+  const dir = scratchSuite();
 
   test('a transcript gets "Apply to <file>" above each block and "Apply all"; the lens applies the block', async () => {
-    const x = await openFile(`${dir}/x.ts`, 'export const x = 1;\nexport const y = 2;\n', false);
+    const x = await openFile(`${dir()}/x.ts`, 'export const x = 1;\nexport const y = 2;\n', false);
     const transcript = [
       'The assistant said:',
       '',
-      `${dir}/x.ts`,
+      `${dir()}/x.ts`,
       '```ts',
       '<<<<<<< SEARCH',
       'export const x = 1;',
@@ -53,9 +43,9 @@ suite('editor apply: blocks in a document', () => {
     assert.deepEqual(
       rows.map((r) => [r.line, r.title]),
       [
-        [2, `$(play) Apply to ${dir}/x.ts`],
+        [2, `$(play) Apply to ${dir()}/x.ts`],
         [2, '$(run-all) Apply all 2 blocks'],
-        [11, `$(play) Apply to ${dir}/x.ts`],
+        [11, `$(play) Apply to ${dir()}/x.ts`],
       ],
     );
     const first = await vscode.commands.executeCommand<ApplyOutcome>(rows[0].command, ...rows[0].args);
@@ -68,7 +58,7 @@ suite('editor apply: blocks in a document', () => {
   });
 
   test('"Apply to active editor" targets the editor the user came from, not the scratch buffer', async () => {
-    const code = await openFile(`${dir}/target.py`, 'def f():\n    return 1\n');
+    const code = await openFile(`${dir()}/target.py`, 'def f():\n    return 1\n');
     const scratch = await untitled(block('    return 1', '    return 2'), 'plaintext');
     const rows = (await lensRows(scratch.uri)).filter((r) => r.command === Cmd.applyBlocksInDocument);
     assert.deepEqual(rows.map((r) => r.title), ['$(play) Apply to active editor']);
@@ -78,12 +68,12 @@ suite('editor apply: blocks in a document', () => {
   });
 
   test('Apply Selected Blocks applies only the selected block', async () => {
-    const code = await openFile(`${dir}/sel.ts`, 'one\ntwo\n');
-    const text = block('one', 'ONE', `${dir}/sel.ts`) + '\n' + block('two', 'TWO', `${dir}/sel.ts`);
+    const code = await openFile(`${dir()}/sel.ts`, 'one\ntwo\n');
+    const text = block('one', 'ONE', `${dir()}/sel.ts`) + '\n' + block('two', 'TWO', `${dir()}/sel.ts`);
     const scratch = await untitled(text);
     const editor = await vscode.window.showTextDocument(scratch);
     // Select the second block (path line through the REPLACE marker).
-    const start = text.split('\n').indexOf(`${dir}/sel.ts`, 1);
+    const start = text.split('\n').indexOf(`${dir()}/sel.ts`, 1);
     editor.selection = new vscode.Selection(start, 0, start + 6, 0);
     const outcome = await vscode.commands.executeCommand<ApplyOutcome>(Cmd.applySelectedBlocks);
     assert.equal(outcome.status, 'applied', outcome.summary);

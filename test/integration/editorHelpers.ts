@@ -2,7 +2,9 @@
 // Everything runs against the real extension: its activate() exports, its registered commands and
 // providers, real documents in the throwaway workspace.
 import * as assert from 'node:assert/strict';
+import { setup, suiteSetup, teardown } from 'mocha';
 import * as vscode from 'vscode';
+import type { ApplyOutcome } from '../../src/extension/applyService';
 import type { ResilientApplyApi } from '../../src/extension/extension';
 
 export const EXTENSION_ID = 'resilient-apply.resilient-apply';
@@ -149,4 +151,25 @@ export async function rewrite(doc: vscode.TextDocument, transform: (text: string
   const text = doc.getText();
   edit.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(text.length)), transform(text));
   assert.equal(await vscode.workspace.applyEdit(edit), true, 'the simulated formatter edit was refused');
+}
+
+/**
+ * Registers the hooks every editor suite shares (the extension active, a fresh folder per test, clean-up
+ * after it) and returns a getter for the current test's folder.
+ */
+export function scratchSuite(): () => string {
+  let dir = '';
+  suiteSetup(async () => {
+    await api();
+  });
+  setup(() => {
+    dir = scratchDir();
+  });
+  teardown(cleanUp);
+  return () => dir;
+}
+
+/** Runs the internal applyText command (what the "Apply to" lenses and the chat buttons use) on `target`. */
+export async function applyText(text: string, target: vscode.Uri): Promise<ApplyOutcome> {
+  return vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, { text, target: target.toString(), notify: false });
 }

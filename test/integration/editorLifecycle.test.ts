@@ -3,20 +3,16 @@
 // on disk or in the buffer meanwhile (the choice follows its text or is refused), and an edit racing the
 // apply. In every case the final text is asserted exactly: re-match or refuse, never corrupt.
 import * as assert from 'node:assert/strict';
-import { setup, suite, suiteSetup, teardown, test } from 'mocha';
+import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
-import { api, cleanUp, Cmd, lensRows, NEAR_MISS, openFile, scratchDir, TOTAL, waitFor } from './editorHelpers';
+import { api, applyText, Cmd, lensRows, NEAR_MISS, openFile, scratchSuite, TOTAL, waitFor } from './editorHelpers';
 
 const replaced = (text: string) => text.replace('item.price * item.quantity;', 'item.price * item.quantity * 2;');
 const HEADER = "import { Item } from './item';\nimport { log } from './log';\n\n";
 const WITHOUT_LOOP = TOTAL.replace('  for (const item of items) {\n    sum += item.price * item.quantity;\n  }\n', '');
 
 type Row = Awaited<ReturnType<typeof lensRows>>[number];
-
-async function applyText(text: string, target: vscode.Uri): Promise<ApplyOutcome> {
-  return vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, { text, target: target.toString(), notify: false });
-}
 
 /** Puts NEAR_MISS on `doc` and returns the "Apply here" lens of lines 3-5, as the editor would show it. */
 async function pendingLens(doc: vscode.TextDocument): Promise<Row> {
@@ -67,20 +63,10 @@ async function diskText(uri: vscode.Uri): Promise<string> {
 }
 
 suite('editor apply: document closed or changed between choice and apply', () => {
-  let dir: string;
-
-  suiteSetup(async () => {
-    await api();
-  });
-
-  setup(() => {
-    dir = scratchDir();
-  });
-
-  teardown(cleanUp);
+  const dir = scratchSuite();
 
   test('lifecycle: file editor closed before choosing (document kept): applied on the live text', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await closeEditors();
     const outcome = await choose(lens);
@@ -90,7 +76,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: file closed and its document disposed before choosing: re-opened, re-matched, applied', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await disposeDocument(doc, TOTAL);
     const outcome = await choose(lens);
@@ -99,7 +85,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: file closed, then changed on disk (lines above), document kept: the choice follows its text', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await closeEditors('workbench.action.closeActiveEditor');
     await vscode.workspace.fs.writeFile(doc.uri, new TextEncoder().encode(HEADER + TOTAL));
@@ -113,7 +99,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   test('lifecycle: document disposed, file re-created with lines above: the choice follows its text', async () => {
     // The re-opened document is a new TextDocument whose version numbering starts again: the old choice's
     // version must not be taken for the new document's.
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await disposeDocument(doc, HEADER + TOTAL);
     const outcome = await choose(lens);
@@ -122,7 +108,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: document disposed, file re-created without the candidate: refused, nothing edited', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await disposeDocument(doc, WITHOUT_LOOP);
     const outcome = await choose(lens);
@@ -133,7 +119,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: file closed, candidate removed on disk, document kept: refused, nothing edited', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await closeEditors();
     await vscode.workspace.fs.writeFile(doc.uri, new TextEncoder().encode(WITHOUT_LOOP));
@@ -146,7 +132,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
 
   test('lifecycle: unsaved candidate text reverted and closed before choosing: refused, disk text kept', async () => {
     // The candidate exists only in the unsaved buffer; closing without saving throws it away.
-    const doc = await openFile(`${dir}/total.ts`, WITHOUT_LOOP);
+    const doc = await openFile(`${dir()}/total.ts`, WITHOUT_LOOP);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(2, 0), '  for (const item of items) {\n    sum += item.price * item.quantity;\n  }\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
@@ -162,7 +148,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: untitled buffer reverted and closed before choosing: refused, no other document edited', async () => {
-    const other = await openFile(`${dir}/other.ts`, TOTAL, false);
+    const other = await openFile(`${dir()}/other.ts`, TOTAL, false);
     const scratch = await vscode.workspace.openTextDocument({ content: TOTAL, language: 'typescript' });
     await vscode.window.showTextDocument(scratch, { preview: false });
     const lens = await pendingLens(scratch);
@@ -179,7 +165,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: lines inserted above between choice and apply: applied at the moved place', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), HEADER);
@@ -190,7 +176,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: the candidate text replaced between choice and apply: refused, the new situation is offered, nothing edited', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(doc.uri, new vscode.Range(2, 0, 5, 0), '  items.forEach((item) => {\n    sum += item.price;\n  });\n');
@@ -208,7 +194,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: an edit racing the apply: both land, the block at its text', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const lens = await pendingLens(doc);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(doc.uri, new vscode.Position(0, 0), HEADER);
@@ -220,7 +206,7 @@ suite('editor apply: document closed or changed between choice and apply', () =>
   });
 
   test('lifecycle: file deleted while its choice is open: refused with a message naming it, not re-created', async () => {
-    const doc = await openFile(`${dir}/gone.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/gone.ts`, TOTAL);
     const lens = await pendingLens(doc);
     await disposeDocument(doc, undefined);
     const outcome = await choose(lens);

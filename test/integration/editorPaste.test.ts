@@ -1,10 +1,10 @@
 // Paste: the extension's registered DocumentPasteEditProvider, called the way VS Code calls it (a
 // DataTransfer holding text/plain), and its edits applied through the real WorkspaceEdit machinery.
 import * as assert from 'node:assert/strict';
-import { setup, suite, suiteSetup, teardown, test } from 'mocha';
+import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { BlockPasteEdit } from '../../src/extension/pasteProvider';
-import { api, block, cleanUp, Cmd, lensRows, openFile, scratchDir, waitFor } from './editorHelpers';
+import { api, block, Cmd, lensRows, openFile, scratchSuite, waitFor } from './editorHelpers';
 
 async function paste(doc: vscode.TextDocument, text: string, range = new vscode.Range(0, 0, 0, 0)): Promise<BlockPasteEdit[] | undefined> {
   const { pasteProvider } = await api();
@@ -19,21 +19,11 @@ function yieldsToText(edit: vscode.DocumentPasteEdit): boolean {
 }
 
 suite('editor apply: paste', () => {
-  let dir: string;
-
-  suiteSetup(async () => {
-    await api();
-  });
-
-  setup(() => {
-    dir = scratchDir();
-  });
-
-  teardown(cleanUp);
+  const dir = scratchSuite();
 
   test('pasted blocks in a code file: the default edit inserts nothing and carries the resolved edits', async () => {
     const source = 'const port = 8080;\nconst host = "localhost";\n';
-    const doc = await openFile(`${dir}/server.ts`, source);
+    const doc = await openFile(`${dir()}/server.ts`, source);
     const edits = await paste(doc, block('const port = 8080;', 'const port = 9090;'), new vscode.Range(2, 0, 2, 0));
     assert.ok(edits && edits.length === 1, 'no paste edit offered');
     const [edit] = edits;
@@ -53,7 +43,7 @@ suite('editor apply: paste', () => {
 
   test('in Markdown and plain text the edit is offered but plain text stays the default', async () => {
     for (const name of ['notes.md', 'notes.txt']) {
-      const doc = await openFile(`${dir}/${name}`, 'Some words here.\n');
+      const doc = await openFile(`${dir()}/${name}`, 'Some words here.\n');
       const edits = await paste(doc, block('Some words here.', 'Other words here.'));
       assert.ok(edits && edits.length === 1, `no paste edit offered in ${name}`);
       assert.equal(yieldsToText(edits[0]), true, `${name}: plain text must stay the default`);
@@ -63,7 +53,7 @@ suite('editor apply: paste', () => {
 
   test('resilientApply.paste.applyByDefault=false makes plain text the default in code files too', async () => {
     const config = vscode.workspace.getConfiguration('resilientApply');
-    const doc = await openFile(`${dir}/opt.ts`, 'let a = 1;\n');
+    const doc = await openFile(`${dir()}/opt.ts`, 'let a = 1;\n');
     try {
       await config.update('paste.applyByDefault', false, vscode.ConfigurationTarget.Workspace);
       const edits = await paste(doc, block('let a = 1;', 'let a = 2;'));
@@ -76,13 +66,13 @@ suite('editor apply: paste', () => {
   });
 
   test('text without blocks gets no edit from us', async () => {
-    const doc = await openFile(`${dir}/plain.ts`, 'x\n');
+    const doc = await openFile(`${dir()}/plain.ts`, 'x\n');
     assert.equal(await paste(doc, 'just text\n======='), undefined);
   });
 
   test('a pasted near miss inserts nothing and, once applied, shows the candidates as CodeLens', async () => {
     const source = 'function area(w, h) {\n  return w * h;\n}\n';
-    const doc = await openFile(`${dir}/area.js`, source);
+    const doc = await openFile(`${dir()}/area.js`, source);
     const edits = await paste(doc, block('function area(width, h) {\n  return w * h;\n}', 'function area(w, h) {\n  return Math.abs(w * h);\n}'));
     assert.ok(edits && edits.length === 1);
     const [edit] = edits;
@@ -98,7 +88,7 @@ suite('editor apply: paste', () => {
 
   test('switching the paste to plain text (paste widget) drops the pending choices', async () => {
     const source = 'function area(w, h) {\n  return w * h;\n}\n';
-    const doc = await openFile(`${dir}/area.js`, source);
+    const doc = await openFile(`${dir()}/area.js`, source);
     const text = block('function area(width, h) {\n  return w * h;\n}', 'function area(w, h) {\n  return Math.abs(w * h);\n}');
     const edits = await paste(doc, text);
     assert.ok(edits && edits.length === 1);
@@ -113,7 +103,7 @@ suite('editor apply: paste', () => {
   });
 
   test('pasting over a selection keeps the selection', async () => {
-    const doc = await openFile(`${dir}/sel.ts`, 'const keep = "me";\nconst change = 1;\n');
+    const doc = await openFile(`${dir()}/sel.ts`, 'const keep = "me";\nconst change = 1;\n');
     const selection = new vscode.Range(0, 6, 0, 10); // "keep"
     const edits = await paste(doc, block('const change = 1;', 'const change = 2;'), selection);
     assert.ok(edits && edits.length === 1);
@@ -121,7 +111,7 @@ suite('editor apply: paste', () => {
   });
 
   test('malformed pasted blocks: an edit that applies nothing and reports block and line', async () => {
-    const doc = await openFile(`${dir}/broken.ts`, 'a\n');
+    const doc = await openFile(`${dir()}/broken.ts`, 'a\n');
     const edits = await paste(doc, '<<<<<<< SEARCH\na\n>>>>>>> REPLACE\n');
     assert.ok(edits && edits.length === 1);
     assert.equal(edits[0].insertText, '');

@@ -2,11 +2,11 @@
 // rows (read through vscode.executeCodeLensProvider), choosing a candidate, Preview, undo bringing the
 // choices back, re-matching after the document changed, and refusing rather than corrupting.
 import * as assert from 'node:assert/strict';
-import { setup, suite, suiteSetup, teardown, test } from 'mocha';
+import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import type { CandidateChoice } from '../../src/extension/pendingStore';
-import { api, block, cleanUp, Cmd, lensRows, NEAR_MISS, openFile, scratchDir, TOTAL, waitFor } from './editorHelpers';
+import { api, applyText, block, Cmd, lensRows, NEAR_MISS, openFile, scratchSuite, TOTAL, waitFor } from './editorHelpers';
 
 const AFTER_CHOICE = TOTAL.replace('item.price * item.quantity;', 'item.price * item.quantity * 2;');
 
@@ -27,29 +27,15 @@ const TWICE = [
   '',
 ].join('\n');
 
-async function applyText(text: string, target: vscode.Uri): Promise<ApplyOutcome> {
-  return vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, { text, target: target.toString(), notify: false });
-}
-
 function applyLenses(rows: Awaited<ReturnType<typeof lensRows>>) {
   return rows.filter((r) => r.command === Cmd.applyCandidate);
 }
 
 suite('editor apply: near misses and ambiguity', () => {
-  let dir: string;
-
-  suiteSetup(async () => {
-    await api();
-  });
-
-  setup(() => {
-    dir = scratchDir();
-  });
-
-  teardown(cleanUp);
+  const dir = scratchSuite();
 
   test('near miss: nothing applied, CodeLens rows Apply here · score · lines, Preview, Dismiss, best first', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const outcome = await applyText(NEAR_MISS, doc.uri);
     assert.equal(outcome.status, 'pending', outcome.summary);
     assert.equal(doc.getText(), TOTAL, 'a near miss must not edit the document');
@@ -76,7 +62,7 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('choosing a candidate applies REPLACE there; one undo restores the text and the choices come back', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     assert.equal((await applyText(NEAR_MISS, doc.uri)).status, 'pending');
     const best = applyLenses(await lensRows(doc.uri)).find((r) => r.title.endsWith('lines 3-5'));
     assert.ok(best, 'no lens for lines 3-5');
@@ -97,7 +83,7 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('ambiguous: a lens at every occurrence, nothing applied until one is chosen', async () => {
-    const doc = await openFile(`${dir}/twice.js`, TWICE);
+    const doc = await openFile(`${dir()}/twice.js`, TWICE);
     const outcome = await applyText(block('    return null;', '    return undefined;'), doc.uri);
     assert.equal(outcome.status, 'pending', outcome.summary);
     assert.equal(doc.getText(), TWICE);
@@ -117,7 +103,7 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('Preview opens a diff of the live document against the result, without editing it', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     await applyText(NEAR_MISS, doc.uri);
     const preview = (await lensRows(doc.uri)).find((r) => r.command === Cmd.previewCandidate && (r.args[0] as CandidateChoice).startLine === 3);
     assert.ok(preview, 'no Preview lens for lines 3-5');
@@ -133,7 +119,7 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('re-match after the document changed between match and apply: the choice follows its text', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     await applyText(NEAR_MISS, doc.uri);
     const stale = applyLenses(await lensRows(doc.uri)).find((r) => r.title.endsWith('lines 3-5'));
     assert.ok(stale);
@@ -151,7 +137,7 @@ suite('editor apply: near misses and ambiguity', () => {
 
   test('candidates move with the text, and a block that now matches uniquely is offered as such', async () => {
     const source = 'const a = 1\nconst b = 2\nconst c = 3\n';
-    const doc = await openFile(`${dir}/semi.js`, source);
+    const doc = await openFile(`${dir()}/semi.js`, source);
     // SEARCH has semicolons the file lacks: a near miss.
     const outcome = await applyText(block('const a = 1;\nconst b = 2;', 'const a = 1;\nconst b = 20;'), doc.uri);
     assert.equal(outcome.status, 'pending', outcome.summary);
@@ -175,7 +161,7 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('the chosen text deleted before applying: refused, the document is not touched', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     await applyText(NEAR_MISS, doc.uri);
     const stale = applyLenses(await lensRows(doc.uri)).find((r) => r.title.endsWith('lines 3-5'));
     assert.ok(stale);
@@ -190,7 +176,7 @@ suite('editor apply: near misses and ambiguity', () => {
 
   test('a batch waits as a whole: the matched block waits for the near miss, then both apply in one undo', async () => {
     const source = TOTAL + 'export const label = "total";\n';
-    const doc = await openFile(`${dir}/batch.ts`, source);
+    const doc = await openFile(`${dir()}/batch.ts`, source);
     const text = block('export const label = "total";', 'export const label = "sum";') + NEAR_MISS;
     const outcome = await applyText(text, doc.uri);
     assert.equal(outcome.status, 'pending', outcome.summary);
@@ -209,14 +195,14 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('Accept Best Candidate applies the top candidate; Dismiss drops the batch', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     await applyText(NEAR_MISS, doc.uri);
     await vscode.window.showTextDocument(doc);
     const accepted = await vscode.commands.executeCommand<ApplyOutcome>(Cmd.acceptBestCandidate);
     assert.equal(accepted?.status, 'applied', accepted?.summary);
     assert.equal(doc.getText(), AFTER_CHOICE);
 
-    const other = await openFile(`${dir}/total2.ts`, TOTAL);
+    const other = await openFile(`${dir()}/total2.ts`, TOTAL);
     await applyText(NEAR_MISS, other.uri);
     assert.ok(applyLenses(await lensRows(other.uri)).length > 0);
     const dismissed = await vscode.commands.executeCommand<number>(Cmd.dismissPending);
@@ -226,7 +212,7 @@ suite('editor apply: near misses and ambiguity', () => {
   });
 
   test('the Quick Pick offers the same choices, best first, and accepting one applies it', async () => {
-    const doc = await openFile(`${dir}/total.ts`, TOTAL);
+    const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     await applyText(NEAR_MISS, doc.uri);
     // The command shows a Quick Pick and resolves once an item is accepted.
     const picked = vscode.commands.executeCommand<ApplyOutcome | undefined>('resilientApply.chooseCandidate');
@@ -241,7 +227,7 @@ suite('editor apply: near misses and ambiguity', () => {
     const config = vscode.workspace.getConfiguration('resilientApply');
     try {
       await config.update('fuzzy.autoApplyAbove', 0.9, vscode.ConfigurationTarget.Workspace);
-      const doc = await openFile(`${dir}/auto.ts`, TOTAL);
+      const doc = await openFile(`${dir()}/auto.ts`, TOTAL);
       const auto = await applyText(NEAR_MISS, doc.uri);
       assert.equal(auto.status, 'applied', auto.summary);
       assert.match(auto.summary, /by fuzzy match/);
@@ -249,7 +235,7 @@ suite('editor apply: near misses and ambiguity', () => {
       await config.update('fuzzy.autoApplyAbove', undefined, vscode.ConfigurationTarget.Workspace);
 
       await config.update('autoApplyNormalized', false, vscode.ConfigurationTarget.Workspace);
-      const tabs = await openFile(`${dir}/tabs.go`, 'func a() {\n\treturn 1\n}\n');
+      const tabs = await openFile(`${dir()}/tabs.go`, 'func a() {\n\treturn 1\n}\n');
       const offered = await applyText(block('func a() {\n    return 1\n}', 'func a() {\n    return 2\n}'), tabs.uri);
       assert.equal(offered.status, 'pending', offered.summary);
       const lens = applyLenses(await lensRows(tabs.uri));
@@ -266,7 +252,7 @@ suite('editor apply: near misses and ambiguity', () => {
   test('setting fuzzy.maxCandidates limits the rows offered', async () => {
     const config = vscode.workspace.getConfiguration('resilientApply');
     const lines = ['alpha(1, 2, 3);', 'alpha(1, 2, 4);', 'alpha(1, 2, 5);', 'beta();', ''].join('\n');
-    const doc = await openFile(`${dir}/many.js`, lines);
+    const doc = await openFile(`${dir()}/many.js`, lines);
     try {
       await config.update('fuzzy.maxCandidates', 1, vscode.ConfigurationTarget.Workspace);
       await applyText(block('alpha(1, 2, 9);', 'alpha(0);'), doc.uri);
