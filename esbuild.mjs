@@ -15,8 +15,8 @@ const common = {
 };
 
 const targets = [
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', target: 'es2022',
+  { ...common, entryPoints: ['src/extension/desktop.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/extension/web.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', target: 'es2022',
     // The web worker has no Node built-ins; the core never needs them.
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' } },
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20',

@@ -35,6 +35,7 @@ import {
 import { browserPid, launchBrowser, openWorkbench, waitForWorkbench } from '../scripts/workbench.mjs';
 
 const RESULT_PREFIX = 'RESILIENT_APPLY_INTEGRATION_RESULT ';
+const WEB_OUTSIDE_SECRET = 'token = "s3cr3t"\n';
 const INSTALL_TIMEOUT_MS = 30 * 60_000;
 const TOTAL_TIMEOUT_MS = Number(process.env.RESILIENT_APPLY_TEST_TIMEOUT || 900) * 1000;
 const INTEGRATION_TIMEOUT_MS = 8 * 60_000;
@@ -192,6 +193,13 @@ async function integrationSuite({ web = false } = {}) {
   const linePrefix = web ? WEB_LINE_PREFIX : LINE_PREFIX;
   const resultPrefix = web ? WEB_RESULT_PREFIX : RESULT_PREFIX;
   const workspace = copyTree(path.join(repoRoot, 'demo'), path.join(tempRoot, name, 'demo'));
+  if (web) {
+    // The web check asks the language model tool to edit a file through a link that leads outside the
+    // workspace: the worker cannot follow links, so it must refuse (and this file must stay as it is).
+    fs.mkdirSync(path.join(tempRoot, name, 'outside'), { recursive: true });
+    fs.writeFileSync(path.join(tempRoot, name, 'outside', 'secret.txt'), WEB_OUTSIDE_SECRET);
+    fs.symlinkSync(path.join('..', 'outside', 'secret.txt'), path.join(workspace, 'linked-secret.txt'));
+  }
   const testsIndex = web
     ? path.join(repoRoot, 'out', 'test-web', 'index.js')
     : path.join(repoRoot, 'out', 'test', 'integration', 'index.js');
@@ -256,6 +264,13 @@ async function integrationSuite({ web = false } = {}) {
     totals.pending += result.pending;
     if (result.failed) {
       failures.push(`${result.failed} ${name} test(s)`);
+    }
+  }
+  if (web) {
+    const secret = fs.readFileSync(path.join(tempRoot, name, 'outside', 'secret.txt'), 'utf8');
+    if (secret !== WEB_OUTSIDE_SECRET) {
+      totals.failed += 1;
+      failures.push('the web host edited a file outside the workspace through a symbolic link');
     }
   }
   if (exitCode !== 0 && (!result || result.failed === 0)) {

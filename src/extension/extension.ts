@@ -1,5 +1,6 @@
 // Activation reads as a table of contents: one registerX(context) per feature. Every disposable goes
-// into context.subscriptions.
+// into context.subscriptions. The two bundles' entry points (desktop.ts, web.ts) hand in what differs
+// between the Node and the web worker extension hosts.
 import * as vscode from 'vscode';
 import { ApplyService } from './applyService';
 import { registerBlockSources } from './blockSources';
@@ -13,6 +14,13 @@ import { BlockPasteProvider, registerPasteProvider } from './pasteProvider';
 import { registerPendingCommands } from './pendingCommands';
 import { PendingStore } from './pendingStore';
 import { registerPreview } from './preview';
+import type { RealPathResolver } from './workspaceBoundary';
+
+/** What the Node and the web worker extension hosts do differently. */
+export interface Platform {
+  /** Resolves symbolic links, so the language model tool can tell whether a file is really inside the workspace. */
+  resolveRealPath: RealPathResolver;
+}
 
 /** What activate() returns: the shared services, for integration tests and for companion features. */
 export interface ResilientApplyApi {
@@ -32,7 +40,7 @@ function registerServices(context: vscode.ExtensionContext) {
   return { log, applyService, pendingStore, history };
 }
 
-export function activate(context: vscode.ExtensionContext): ResilientApplyApi {
+export function activateWith(context: vscode.ExtensionContext, platform: Platform): ResilientApplyApi {
   const { log, applyService, pendingStore, history } = registerServices(context);
   const pasteProvider = registerPasteProvider(context, applyService, log);
   registerBlockSources(context, applyService, history);
@@ -40,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): ResilientApplyApi {
   const preview = registerPreview(context, pendingStore, applyService);
   registerPendingCommands(context, pendingStore, applyService, preview);
   registerChatParticipant(context);
-  registerApplyTool(context);
+  registerApplyTool(context, platform);
   return { applyService, pendingStore, pasteProvider };
 }
 

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { setup, suite, suiteSetup, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
 import { createApplyTool } from '../../src/extension/chat/applyTool';
+import { nodeRealPathResolver } from '../../src/extension/node/realPath';
 import { api, cleanUp, fileUri, openFile, scratchDir, waitFor } from './editorHelpers';
 
 const TOOL = 'resilient-apply_applyBlocks';
@@ -168,7 +169,7 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
   });
 
   test('prepareInvocation summarises the blocks, and asks for confirmation only for sensitive files', async () => {
-    const tool = createApplyTool();
+    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver() });
     const token = new vscode.CancellationTokenSource().token;
     const input = { filePath: path, blocks: [{ search: '  stop(): void {', replace: '  halt(): void {' }, { search: 'a\nb', replace: '' }] };
     const ordinary = await tool.prepareInvocation!({ input }, token);

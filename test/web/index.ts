@@ -97,6 +97,20 @@ const checks: [string, () => Promise<void>][] = [
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     },
   ],
+  [
+    'the language model tool refuses a file reached through a symbolic link it cannot follow',
+    async () => {
+      // test/runVsCode.mjs --web links linked-secret.txt in the workspace to a file outside it.
+      check(typeof vscode.lm?.invokeTool === 'function', 'vscode.lm.invokeTool is missing');
+      const result = await vscode.lm.invokeTool(
+        'resilient-apply_applyBlocks',
+        { input: { filePath: 'linked-secret.txt', blocks: [{ search: 'token = "s3cr3t"', replace: 'token = "stolen"' }] }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      check(/symbolic link .* whose target cannot be checked here/.test(text) && /nothing was applied/.test(text), `the tool answered: ${text}`);
+    },
+  ],
 ];
 
 export async function run(): Promise<void> {

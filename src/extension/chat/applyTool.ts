@@ -17,6 +17,13 @@ import type { SearchReplaceBlock } from '../../core/types';
 import type { BatchPlan } from '../applyService';
 import { labelFor, normalizeBlockPath, openTarget } from '../targets';
 import { sharedServices } from './services';
+import { outsideWorkspaceReason, type RealPathResolver } from '../workspaceBoundary';
+
+/** What the tool needs from activate(). */
+export interface ApplyToolDeps {
+  /** Resolves symbolic links: a file is edited only when its real path is inside the workspace. */
+  resolveRealPath: RealPathResolver;
+}
 
 export { APPLY_TOOL_NAME };
 
@@ -98,7 +105,7 @@ function describeBlocks(blocks: readonly SearchReplaceBlock[], relativePath: str
 }
 
 /** The tool object; exported so tests can call prepareInvocation directly (it must be side-effect free). */
-export function createApplyTool(): vscode.LanguageModelTool<unknown> {
+export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<unknown> {
   return {
     prepareInvocation(options) {
       const check = checkToolInput(options.input);
@@ -126,7 +133,7 @@ export function createApplyTool(): vscode.LanguageModelTool<unknown> {
 
     async invoke(options, token) {
       try {
-        return textResult(await applyToolInput(options.input, token));
+        return textResult(await applyToolInput(options.input, token, deps));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         return textResult(`${APPLY_TOOL_NAME} failed unexpectedly (${reason}). Check the file in the editor before retrying.`);
@@ -136,7 +143,7 @@ export function createApplyTool(): vscode.LanguageModelTool<unknown> {
 }
 
 /** Validates, resolves, matches and applies; returns the text for the model. */
-export async function applyToolInput(input: unknown, token: vscode.CancellationToken): Promise<string> {
+export async function applyToolInput(input: unknown, token: vscode.CancellationToken, deps: ApplyToolDeps): Promise<string> {
   const check = checkToolInput(input);
   if (!check.ok) return check.message;
   const where = workspacePath(check.filePath);
@@ -144,6 +151,10 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   const uri = vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath);
   const foreign = foreignBlock(check.blocks, where.relativePath);
   if (foreign) return foreign;
+  // The path reads as inside the workspace; a link on the way may still lead outside (an agent steered
+  // by text it read must not reach files the user never opened to it). Decided before any read or open.
+  const outside = await outsideWorkspaceReason(uri, where.relativePath, deps.resolveRealPath);
+  if (outside) return outside;
   const blocks = check.blocks.map(({ filePath: _ignored, ...rest }) => rest);
   const { applyService } = sharedServices();
 
@@ -193,7 +204,7 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
 }
 
 /** Registers the tool implementation for the `languageModelTools` contribution. */
-export function registerApplyTool(context: vscode.ExtensionContext): void {
+export function registerApplyTool(context: vscode.ExtensionContext, deps: ApplyToolDeps): void {
   if (typeof vscode.lm?.registerTool !== 'function') return;
-  context.subscriptions.push(vscode.lm.registerTool(APPLY_TOOL_NAME, createApplyTool()));
+  context.subscriptions.push(vscode.lm.registerTool(APPLY_TOOL_NAME, createApplyTool(deps)));
 }

@@ -1,0 +1,10 @@
+// Entry point of the Node extension host bundle (dist/extension.js): desktop, remote and server hosts.
+import type * as vscode from 'vscode';
+import { activateWith, type ResilientApplyApi } from './extension';
+import { nodeRealPathResolver } from './node/realPath';
+
+export { deactivate } from './extension';
+
+export function activate(context: vscode.ExtensionContext): ResilientApplyApi {
+  return activateWith(context, { resolveRealPath: nodeRealPathResolver() });
+}
