@@ -6,6 +6,7 @@
 //   node test/runVsCode.mjs                 integration + UI (what `npm test` runs after the build)
 //   node test/runVsCode.mjs --integration   integration suite only
 //   node test/runVsCode.mjs --e2e           UI tests only
+//   node test/runVsCode.mjs --integration --soak   only the editor soak test, 600 steps (`npm run soak`)
 //   node test/runVsCode.mjs --web           the web bundle in the web worker extension host only
 //                                           (test/web/index.ts, bundled by test/web/build.mjs)
 //   RESILIENT_APPLY_GREP=<text>             only integration tests whose title contains <text>
@@ -42,6 +43,11 @@ const INTEGRATION_TIMEOUT_MS = 8 * 60_000;
 const E2E_DEFAULT_TIMEOUT_MS = 2 * 60_000;
 
 const args = new Set(process.argv.slice(2));
+if (args.has('--soak')) {
+  // `npm run soak`: only the editor soak test, long (the server's environment reaches the extension host).
+  process.env.RESILIENT_APPLY_GREP ||= 'editor soak';
+  process.env.RESILIENT_APPLY_SOAK_STEPS ||= '600';
+}
 const runWeb = args.has('--web');
 const runIntegration = !runWeb && (!args.has('--e2e') || args.has('--integration'));
 const runE2e = !runWeb && (!args.has('--integration') || args.has('--e2e'));
@@ -92,6 +98,26 @@ function findFiles(dir, predicate, found = []) {
     }
   }
   return found;
+}
+
+/**
+ * Errors the extension left in the extension hosts' logs and its own log: an `[error]` entry whose text
+ * (message and stack) names this extension. A handler that throws inside an event (a document change,
+ * a debounced re-match) fails no test by itself; this makes it fail the run.
+ */
+function extensionErrorsInLogs(root) {
+  const logs = findFiles(root, (p) => /(remote)?exthost\.log$|Resilient Apply\.log$/.test(p));
+  const errors = [];
+  for (const file of logs) {
+    const entries = fs.readFileSync(file, 'utf8').split(/\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/);
+    for (const entry of entries) {
+      const ours = entry.includes('resilient-apply.resilient-apply') || entry.includes(path.join(repoRoot, 'dist'));
+      if (/^\S+ \S+ \[error\]/.test(entry) && (ours || file.endsWith('Resilient Apply.log'))) {
+        errors.push(`${path.basename(file)}: ${entry.split('\n').slice(0, 4).join(' | ')}`);
+      }
+    }
+  }
+  return errors;
 }
 
 async function cleanup() {
@@ -265,6 +291,10 @@ async function integrationSuite({ web = false } = {}) {
     if (result.failed) {
       failures.push(`${result.failed} ${name} test(s)`);
     }
+  }
+  for (const error of extensionErrorsInLogs(tempRoot)) {
+    totals.failed += 1;
+    failures.push(`an error from the extension in the ${name} run's logs: ${error}`);
   }
   if (web) {
     const secret = fs.readFileSync(path.join(tempRoot, name, 'outside', 'secret.txt'), 'utf8');
