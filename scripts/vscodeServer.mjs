@@ -288,6 +288,7 @@ export async function startServer({
   logFile,
   settings = DEFAULT_USER_SETTINGS,
   disableExtensions = [],
+  installExtensions = [],
   extraArgs = [],
   readyTimeoutMs = 60_000,
 }) {
@@ -305,6 +306,10 @@ export async function startServer({
     fs.writeFileSync(settingsFile, `${JSON.stringify(values, null, 2)}\n`);
   };
   writeSettings();
+  // Installed before the server starts: it reads its extensions folder once, at start.
+  for (const extension of installExtensions) {
+    installExtension(install, dirs, extension);
+  }
   const args = [
     install.serverMain,
     '--host', '127.0.0.1',
@@ -357,6 +362,29 @@ export async function startServer({
     hasExited: () => exited !== null,
     stop: () => stopGroup(child.pid, () => exited !== null),
   };
+}
+
+/**
+ * Installs a .vsix (or an extension folder) into the server's extensions folder the way a user's VS Code
+ * does, with the server's own `--install-extension`. Throws with the server's output when it fails.
+ */
+export function installExtension(install, dirs, extension) {
+  const result = spawnSync(
+    install.nodeBin,
+    [
+      install.serverMain,
+      '--install-extension', extension,
+      '--force',
+      '--extensions-dir', dirs.extensionsDir,
+      '--user-data-dir', dirs.userDataDir,
+      '--server-data-dir', dirs.serverDataDir,
+      '--accept-server-license-terms',
+    ],
+    { encoding: 'utf8', env: serverEnv(), timeout: 120_000 },
+  );
+  if (result.status !== 0 || !/successfully installed/i.test(result.stdout ?? '')) {
+    throw new Error(`installing ${extension} into the VS Code server failed (exit ${result.status}): ${(result.stdout ?? '') + (result.stderr ?? '')}`);
+  }
 }
 
 /** The environment minus anything that would make the server think it runs inside another VS Code. */

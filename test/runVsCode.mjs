@@ -7,6 +7,8 @@
 //   node test/runVsCode.mjs --integration   integration suite only
 //   node test/runVsCode.mjs --e2e           UI tests only
 //   node test/runVsCode.mjs --integration --soak   only the editor soak test, 600 steps (`npm run soak`)
+//   node test/runVsCode.mjs --installed ... the same suites against the .vsix of `npm run package`, installed
+//                                           into the server (what `npm test` runs)
 //   node test/runVsCode.mjs --web           the web bundle in the web worker extension host only
 //                                           (test/web/index.ts, bundled by test/web/build.mjs)
 //   RESILIENT_APPLY_GREP=<text>             only integration tests whose title contains <text>
@@ -43,6 +45,37 @@ const INTEGRATION_TIMEOUT_MS = 8 * 60_000;
 const E2E_DEFAULT_TIMEOUT_MS = 2 * 60_000;
 
 const args = new Set(process.argv.slice(2));
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+/**
+ * --installed: test what users install. The .vsix of `npm run package` is installed into the server's
+ * extensions folder, and a test-only host extension with nothing of its own takes the repository's place
+ * as the development extension, so every suite runs against the installed package. The host is out/
+ * itself (a manifest written there): VS Code runs extensionTestsPath in the extension host of the
+ * development extension whose folder holds it, and the compiled suites live in out/.
+ */
+const installed = args.has('--installed');
+const vsixPath = path.join(repoRoot, `${manifest.name}-${manifest.version}.vsix`);
+const extensionUnderTest = installed ? path.join(repoRoot, 'out') : repoRoot;
+const TEST_HOST_ID = 'resilient-apply-tests.resilient-apply-test-host';
+
+function writeTestHost() {
+  const dir = path.join(repoRoot, 'out');
+  fs.mkdirSync(dir, { recursive: true });
+  const [publisher, name] = TEST_HOST_ID.split('.');
+  const host = {
+    name,
+    publisher,
+    displayName: 'Resilient Apply test host (test-only, never packaged)',
+    version: '0.0.0',
+    private: true,
+    engines: manifest.engines,
+    activationEvents: ['onStartupFinished'],
+    main: './test-host.js',
+    browser: './test-host.js',
+  };
+  fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(host, null, 2)}\n`);
+  fs.writeFileSync(path.join(dir, 'test-host.js'), 'exports.activate = () => {};\nexports.deactivate = () => {};\n');
+}
 if (args.has('--soak')) {
   // `npm run soak`: only the editor soak test, long (the server's environment reaches the extension host).
   process.env.RESILIENT_APPLY_GREP ||= 'editor soak';
@@ -232,9 +265,15 @@ async function integrationSuite({ web = false } = {}) {
   const consoleLog = fs.createWriteStream(path.join(tempRoot, `${name}-console.log`));
   say(web ? 'web bundle (web worker extension host)' : 'integration suite (real extension host)');
   server.resetSettings(
-    web ? { ...DEFAULT_USER_SETTINGS, 'remote.extensionKind': { 'resilient-apply.resilient-apply': ['web'] } } : undefined,
+    web
+      ? {
+          ...DEFAULT_USER_SETTINGS,
+          'remote.extensionKind': { 'resilient-apply.resilient-apply': ['web'], [TEST_HOST_ID]: ['web'] },
+        }
+      : undefined,
   );
   let result = null;
+  let extensionSeen = !web;
   let exitCode = null;
   let resolveExit;
   const exited = new Promise((r) => {
@@ -243,7 +282,7 @@ async function integrationSuite({ web = false } = {}) {
   const url = workbenchUrl({
     url: server.url,
     folder: workspace,
-    extensionDevelopmentPath: repoRoot,
+    extensionDevelopmentPath: extensionUnderTest,
     extensionTestsPath: testsIndex,
   });
   const { context } = await openWorkbench(browser, {
@@ -267,6 +306,15 @@ async function integrationSuite({ web = false } = {}) {
         return;
       }
       const line = text.slice(linePrefix.length);
+      const under = /^extension under test: (.*)$/.exec(line);
+      if (under) {
+        // The web worker has no environment to read the expectation from: the runner checks it here.
+        if (path.resolve(under[1]) !== path.resolve(process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH ?? '')) {
+          totals.failed += 1;
+          failures.push(`the ${name} suite exercised the extension at ${under[1]}, not ${process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH}`);
+        }
+        extensionSeen = true;
+      }
       if (line.startsWith(resultPrefix)) {
         try {
           result = JSON.parse(line.slice(resultPrefix.length));
@@ -291,6 +339,10 @@ async function integrationSuite({ web = false } = {}) {
     if (result.failed) {
       failures.push(`${result.failed} ${name} test(s)`);
     }
+  }
+  if (!extensionSeen) {
+    totals.failed += 1;
+    failures.push(`the ${name} suite did not say which extension it exercised`);
   }
   for (const error of extensionErrorsInLogs(tempRoot)) {
     totals.failed += 1;
@@ -348,7 +400,7 @@ async function e2eSuite() {
       await withTimeout(
         (async () => {
           ({ context, page } = await openWorkbench(browser, {
-            url: workbenchUrl({ url: server.url, folder: workspace, extensionDevelopmentPath: repoRoot }),
+            url: workbenchUrl({ url: server.url, folder: workspace, extensionDevelopmentPath: extensionUnderTest }),
             onConsole: (text, type) => consoleLog.write(`[${type}] ${text}\n`),
           }));
           await waitForWorkbench(page);
@@ -409,14 +461,25 @@ async function main() {
   const started = Date.now();
   tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'resilient-apply-vscode-'));
   const port = await freePort();
+  if (installed && !fs.existsSync(vsixPath)) {
+    throw new Error(`${path.basename(vsixPath)} is missing: run \`npm run package\` first`);
+  }
+  if (installed) writeTestHost();
+  const dataDir = path.join(tempRoot, 'vscode');
+  // The suites check that the extension they exercise is this one (the server's environment reaches them).
+  process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH = installed
+    ? path.join(dataDir, 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`)
+    : repoRoot;
   server = await startServer({
+    installExtensions: installed ? [vsixPath] : [],
     install,
     port,
-    dataDir: path.join(tempRoot, 'vscode'),
+    dataDir,
     logFile: path.join(tempRoot, 'server.log'),
     disableExtensions: TEST_DISABLED_EXTENSIONS,
   });
   say(`server: ${server.url} (pid ${server.pid}); browser: Chromium, headless`);
+  say(installed ? `extension under test: ${path.basename(vsixPath)}, installed` : 'extension under test: the development folder');
   browser = await withTimeout(launchBrowser(), 60_000, 'launching Chromium');
 
   if (runIntegration) {

@@ -45,6 +45,12 @@ suite('harness: real extension host', () => {
     assert.equal(ext.packageJSON.name, 'resilient-apply');
   });
 
+  test('the extension exercised is the one the run asked for (the installed .vsix or the development folder)', () => {
+    const expected = process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH;
+    assert.ok(expected, 'the runner did not say which extension it meant to test');
+    assert.equal(extension().extensionPath, expected);
+  });
+
   test('the workspace is a copy of demo/', async () => {
     const blocks = await vscode.workspace.fs.readFile(workspaceFile('demo-blocks.md'));
     assert.match(Buffer.from(blocks).toString('utf8'), /<<<<<<< SEARCH/);

@@ -59,6 +59,8 @@ const checks: [string, () => Promise<void>][] = [
         await extension!.activate();
       }
       check(extension!.isActive, `${EXTENSION_ID} did not activate`);
+      // test/runVsCode.mjs compares this with the extension it meant to test (development folder or .vsix).
+      say(`extension under test: ${extension!.extensionUri.path}`);
       const commands = await vscode.commands.getCommands(true);
       check(commands.includes('resilientApply.applyText'), 'resilientApply.applyText is not registered');
     },
