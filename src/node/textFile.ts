@@ -1,5 +1,6 @@
 // Reading and writing the CLI's target file: UTF-8 only, BOM kept aside and restored, and writes that
 // either fully happen or not at all (temp file in the same directory + rename).
+import { isUtf8 } from 'node:buffer';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -160,39 +161,23 @@ function lineAt(bytes: Buffer, offset: number): number {
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  const n = bytes.length;
-  let k = 0;
-  while (k < n) {
-    const b = bytes[k];
-    if (b < 0x80) {
-      k++;
-      continue;
-    }
-    let need: number;
-    let min: number;
-    let cp: number;
-    if (b >= 0xc2 && b <= 0xdf) {
-      need = 1; min = 0x80; cp = b & 0x1f;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2; min = 0x800; cp = b & 0x0f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3; min = 0x10000; cp = b & 0x07;
-    } else {
-      return k;
-    }
-    for (let c = 1; c <= need; c++) {
-      const cont = bytes[k + c];
-      if (k + c >= n || (cont & 0xc0) !== 0x80) {
-        return k;
-      }
-      cp = (cp << 6) | (cont & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-      return k;
-    }
-    k += need + 1;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buffer)) {
+    return -1;
   }
-  return -1;
+  // Node's decoder turns each bad sequence into U+FFFD, so re-encoding first differs within the first
+  // bad sequence, at most 2 bytes after its start; that start is the end of the longest valid prefix.
+  const again = Buffer.from(buffer.toString('utf8'), 'utf8');
+  let differs = 0;
+  while (differs < buffer.length && differs < again.length && buffer[differs] === again[differs]) {
+    differs++;
+  }
+  for (let start = differs; start > 0; start--) {
+    if (isUtf8(buffer.subarray(0, start))) {
+      return start;
+    }
+  }
+  return 0;
 }
 
 function isErrno(error: unknown, code: string): boolean {

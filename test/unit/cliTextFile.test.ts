@@ -61,6 +61,42 @@ test('firstInvalidUtf8 agrees with a strict decoder', () => {
   }
 });
 
+test('firstInvalidUtf8 finds the first bad sequence in random bytes (seeded)', () => {
+  let seed = 12;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const valid = (bytes: Uint8Array): boolean => {
+    try {
+      strict.decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const pieces = [[0x61], [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0x80], [0xc3], [0xe2, 0x82],
+    [0xf0, 0x9f], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xff], [0xef, 0xbf], [0xef, 0xbf, 0xbd], [0xf4, 0x90, 0x80, 0x80]];
+  for (let n = 0; n < 3000; n++) {
+    const bytes: number[] = [];
+    const count = Math.floor(random() * 8);
+    for (let k = 0; k < count; k++) bytes.push(...pieces[Math.floor(random() * pieces.length)]);
+    const buffer = new Uint8Array(bytes);
+    const at = firstInvalidUtf8(buffer);
+    const label = bytes.map((b) => b.toString(16)).join(' ');
+    if (at === -1) {
+      assert.ok(valid(buffer), label);
+      continue;
+    }
+    // The prefix before it is valid, and no character starting there completes it.
+    assert.ok(valid(buffer.subarray(0, at)), `${label}: prefix of ${at}`);
+    for (let end = at + 1; end <= Math.min(at + 4, buffer.length); end++) {
+      assert.ok(!valid(buffer.subarray(0, end)), `${label}: ${at} is not the first bad byte`);
+    }
+  }
+});
+
 describe('readTextFile / writeTextFileAtomic', () => {
   test('a missing file reads as undefined', () => {
     assert.equal(readTextFile(path.join(dir, 'nope.txt')), undefined);
