@@ -7,7 +7,7 @@ import { BlockParseError, parseBlocks } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
 import { ApplyArgs, CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
-import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFileAtomic } from './node/textFile';
+import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './node/textFile';
 
 const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 
@@ -145,7 +145,7 @@ function write(displayName: string, file: TextFile | undefined, original: string
   if (!file) {
     createTextFile(displayName, content);
   } else if (content !== original) {
-    writeTextFileAtomic(file, content, displayName);
+    writeTextFile(file, content, displayName);
   }
 }
 

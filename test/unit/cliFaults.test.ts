@@ -4,7 +4,9 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { block, parseOneJson, run, runJson, runShell, start, workspace } from './cliHarness';
+import { block, deadPid, leftovers, parseOneJson, run, runJson, runShell, start, workspace } from './cliHarness';
+
+const isRoot = process.getuid?.() === 0;
 
 // Every test spawns processes and mostly waits: they run side by side.
 describe('CLI faults', { concurrency: 3 }, () => {
@@ -79,6 +81,86 @@ describe('CLI faults', { concurrency: 3 }, () => {
     });
   });
 
+  describe('long names', { concurrency: 2 }, () => {
+    const names = [
+      ['251 characters', `${'b'.repeat(247)}.js`],
+      ['255 bytes of two-byte characters', `${'é'.repeat(126)}.js`],
+    ];
+    for (const [label, name] of names) {
+      test(`a ${label} basename is edited like any other`, async () => {
+        assert.ok(Buffer.byteLength(name) <= 255);
+        const dir = workspace({ [name]: 'a\nb\n' });
+        const { code, json, stderr } = await runJson(dir, ['apply', name], block('a', 'A'));
+        assert.equal(code, 0, `${json.message}\n${stderr}`);
+        assert.equal(json.status, 'applied');
+        assert.equal(fs.readFileSync(path.join(dir, name), 'utf8'), 'A\nb\n');
+        assert.deepEqual(leftovers(dir), []);
+      });
+    }
+
+    test('a 255-byte name is created through an empty SEARCH', async () => {
+      const name = `${'d'.repeat(251)}.txt`;
+      const dir = workspace();
+      const { code, json } = await runJson(dir, ['apply', name], block('', 'new'));
+      assert.equal(code, 0, json.message);
+      assert.equal(fs.readFileSync(path.join(dir, name), 'utf8'), 'new\n');
+      assert.deepEqual(fs.readdirSync(dir), [name]);
+    });
+  });
+
+  describe('modes and owners', { concurrency: 2 }, () => {
+    for (const mode of [0o4755, 0o6750, 0o1777, 0o444]) {
+      test(`mode ${mode.toString(8)} and a foreign owner are kept${isRoot ? '' : ' (owner part needs root)'}`, async () => {
+        const dir = workspace({ 'tool.sh': 'echo a\n' });
+        const file = path.join(dir, 'tool.sh');
+        if (isRoot) fs.chownSync(file, 1234, 2345);
+        fs.chmodSync(file, mode);
+        const { code, json } = await runJson(dir, ['apply', 'tool.sh'], block('echo a', 'echo b'));
+        assert.equal(code, 0, json.message);
+        const stat = fs.statSync(file);
+        assert.equal((stat.mode & 0o7777).toString(8), mode.toString(8));
+        if (isRoot) assert.deepEqual([stat.uid, stat.gid], [1234, 2345]);
+        assert.equal(fs.readFileSync(file, 'utf8'), 'echo b\n');
+      });
+    }
+  });
+
+  describe('symbolic links', { concurrency: 2 }, () => {
+    test('a live link: the target is edited and the link stays the same link', async () => {
+      const dir = workspace({ 'real/app.js': 'a\nb\n' });
+      fs.symlinkSync('real/app.js', path.join(dir, 'link.js'));
+      const { code, json } = await runJson(dir, ['apply', 'link.js'], block('a', 'A'));
+      assert.equal(code, 0, json.message);
+      assert.equal(fs.lstatSync(path.join(dir, 'link.js')).isSymbolicLink(), true);
+      assert.equal(fs.readlinkSync(path.join(dir, 'link.js')), 'real/app.js');
+      assert.equal(fs.readFileSync(path.join(dir, 'real/app.js'), 'utf8'), 'A\nb\n');
+      assert.deepEqual(leftovers(path.join(dir, 'real')), []);
+    });
+
+    test('a dangling link and an empty SEARCH create the target, through a chain of links', async () => {
+      const dir = workspace({ 'real/keep.txt': '' });
+      fs.symlinkSync('hop.js', path.join(dir, 'link.js'));
+      fs.symlinkSync('real/missing.js', path.join(dir, 'hop.js'));
+      const { code, json } = await runJson(dir, ['apply', 'link.js'], block('', 'created'));
+      assert.equal(code, 0, json.message);
+      assert.equal(fs.readlinkSync(path.join(dir, 'link.js')), 'hop.js');
+      assert.equal(fs.readlinkSync(path.join(dir, 'hop.js')), 'real/missing.js');
+      assert.equal(fs.lstatSync(path.join(dir, 'real/missing.js')).isFile(), true);
+      assert.equal(fs.readFileSync(path.join(dir, 'link.js'), 'utf8'), 'created\n');
+    });
+
+    test('a dangling link into a missing folder is refused, the link kept and nothing created', async () => {
+      const dir = workspace();
+      fs.symlinkSync('nowhere/missing.js', path.join(dir, 'link.js'));
+      const { code, json } = await runJson(dir, ['apply', 'link.js'], block('', 'created'));
+      assert.equal(code, 3);
+      assert.equal(json.status, 'invalid');
+      assert.match(json.message, /link\.js is a symbolic link to .*nowhere\/missing\.js, whose folder .*nowhere does not exist/);
+      assert.equal(fs.readlinkSync(path.join(dir, 'link.js')), 'nowhere/missing.js');
+      assert.deepEqual(fs.readdirSync(dir), ['link.js']);
+    });
+  });
+
   describe('closed output pipes', { concurrency: 2 }, () => {
     async function withClosedStdout(dir: string, args: string[], input: string, closeStderr = false) {
       const child = start(dir, args);
@@ -114,4 +196,156 @@ describe('CLI faults', { concurrency: 3 }, () => {
     });
   });
 
+  describe('hard links', { concurrency: 2 }, () => {
+    test('a file with several links is edited in place: every name sees the new text', async () => {
+      const dir = workspace({ 'a.txt': 'one\ntwo\n' });
+      fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'other-name.txt'));
+      fs.chmodSync(path.join(dir, 'a.txt'), 0o640);
+      const inode = fs.statSync(path.join(dir, 'a.txt')).ino;
+      const { code, json } = await runJson(dir, ['apply', 'a.txt'], block('two', 'TWO\nthree'));
+      assert.equal(code, 0, json.message);
+      assert.equal(fs.readFileSync(path.join(dir, 'other-name.txt'), 'utf8'), 'one\nTWO\nthree\n');
+      const stat = fs.statSync(path.join(dir, 'a.txt'));
+      assert.equal(stat.ino, inode);
+      assert.equal(stat.nlink, 2);
+      assert.equal(stat.mode & 0o7777, 0o640);
+      // Shrinking truncates the old tail away.
+      assert.equal((await runJson(dir, ['apply', 'a.txt'], block('one\nTWO\nthree', 'x'))).code, 0);
+      assert.equal(fs.readFileSync(path.join(dir, 'other-name.txt'), 'utf8'), 'x\n');
+      assert.deepEqual(leftovers(dir), []);
+    });
+
+    test('an interrupted in-place write left a backup: the next run refuses and names it', async () => {
+      const dir = workspace({ 'a.txt': 'torn\n' });
+      fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'b.txt'));
+      const backup = `.a.txt.${deadPid()}.0123abcd.bak`;
+      fs.writeFileSync(path.join(dir, backup), 'old\n');
+      const { code, json } = await runJson(dir, ['apply', 'a.txt'], block('torn', 'x'));
+      assert.equal(code, 3);
+      assert.match(json.message, new RegExp(`interrupted.*${backup.replace(/\./g, '\\.')}`, 's'));
+      assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'torn\n');
+      assert.equal(fs.readFileSync(path.join(dir, backup), 'utf8'), 'old\n');
+    });
+  });
+
+  describe('stale temp files', { concurrency: 2 }, () => {
+    test('temp files of dead processes for this file are removed, nothing else', async () => {
+      const dead = deadPid();
+      const dir = workspace({ 'a.txt': 'a\n' });
+      const stale = [`.a.txt.${dead}.0badf00d.tmp`];
+      const kept = [
+        `.a.txt.${process.pid}.0badf00d.tmp`, // a live process: maybe writing right now
+        `.b.txt.${dead}.0badf00d.tmp`, // another file's
+        `.a.txt.${dead}.0badf00.tmp`, `.a.txt.${dead}.0BADF00D.tmp`, `a.txt.${dead}.0badf00d.tmp`,
+        `.a.txt.${dead}.0badf00d.tmp.orig`, `.a.txt.x${dead}.0badf00d.tmp`, 'notes.tmp',
+      ];
+      for (const name of [...stale, ...kept]) fs.writeFileSync(path.join(dir, name), 'x');
+      fs.mkdirSync(path.join(dir, `.a.txt.${dead}.deadbeef.tmp`)); // not a regular file: kept
+      kept.push(`.a.txt.${dead}.deadbeef.tmp`);
+      const { code, json } = await runJson(dir, ['apply', 'a.txt'], block('a', 'b'));
+      assert.equal(code, 0, json.message);
+      assert.deepEqual(fs.readdirSync(dir).sort(), ['a.txt', ...kept].sort());
+    });
+  });
+
+  describe('races and kills', { concurrency: 2 }, () => {
+    const lines = (n: number, tag: string): string => {
+      const out: string[] = [];
+      for (let k = 0; k < n; k++) out.push(`const ${tag}${k} = compute(${k}, "some text to make the line longer");`);
+      return `${out.join('\n')}\n`;
+    };
+
+    test('a writer racing the apply never loses its change', async () => {
+      const old = lines(60_000, 'v');
+      const theirs = `${old}// added by the other writer\n`;
+      const ours = (text: string) => text.replace('const v0 =', 'const V0 =');
+      for (let round = 0; round < 4; round++) {
+        const dir = workspace({ 'a.js': old, 'edit.txt': block('const v0 = compute(0, "some text to make the line longer");', 'const V0 = compute(0, "some text to make the line longer");') });
+        const child = start(dir, ['apply', 'a.js', '--blocks', 'edit.txt', '--json']);
+        let stdout = '';
+        child.stdout.on('data', (d) => { stdout += d; });
+        child.stdin.end();
+        await new Promise((resolve) => setTimeout(resolve, 40 + Math.random() * 120));
+        fs.writeFileSync(path.join(dir, 'next.js'), theirs);
+        fs.renameSync(path.join(dir, 'next.js'), path.join(dir, 'a.js'));
+        const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+        const json = parseOneJson({ code, stdout, stderr: '' });
+        const final = fs.readFileSync(path.join(dir, 'a.js'), 'utf8');
+        assert.ok(final === theirs || final === ours(theirs), `round ${round}: the other writer's change was lost (exit ${code})`);
+        if (code === 3) assert.match(json.message, /changed on disk/);
+        else assert.equal(code, 0, json.message);
+        assert.deepEqual(leftovers(dir), []);
+      }
+    });
+
+    test('SIGKILL during an in-place write of a hard-linked file: old, new, or the old bytes kept in a backup', async () => {
+      const old = Buffer.from(lines(100_000, 'h'));
+      const edit = block('const h5 = compute(5, "some text to make the line longer");', 'const h5 = 5;');
+      const updated = Buffer.from(old.toString('utf8').replace('const h5 = compute(5, "some text to make the line longer");', 'const h5 = 5;'));
+      for (let round = 0; round < 3; round++) {
+        const dir = workspace({ 'edit.txt': edit, 'big.js': old });
+        fs.linkSync(path.join(dir, 'big.js'), path.join(dir, 'twin.js'));
+        const child = start(dir, ['apply', 'big.js', '--blocks', 'edit.txt', '--json']);
+        child.stdin.end();
+        const closed = new Promise<unknown>((resolve) => child.on('close', resolve));
+        const deadline = Date.now() + 5000;
+        // Kill once the backup exists (the in-place write starts right after), a few ms later.
+        while (!leftovers(dir).some((n) => n.endsWith('.bak')) && child.exitCode === null && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 6));
+        child.kill('SIGKILL');
+        await closed;
+        const after = fs.readFileSync(path.join(dir, 'twin.js'));
+        const backups = leftovers(dir).filter((n) => n.endsWith('.bak'));
+        assert.ok(backups.length <= 1);
+        if (backups.length === 1) {
+          assert.ok(fs.readFileSync(path.join(dir, backups[0])).equals(old), 'a backup only exists complete');
+        }
+        if (!after.equals(old) && !after.equals(updated)) {
+          // Killed mid-write: the old bytes are in the backup, and the next run refuses to go on.
+          assert.equal(backups.length, 1, `round ${round}: torn file without a backup`);
+          const next = await runJson(dir, ['apply', 'big.js', '--blocks', 'edit.txt']);
+          assert.equal(next.code, 3);
+          assert.match(next.json.message, /interrupted/);
+        } else if (after.equals(old)) {
+          // Not started (or put back): the next run cleans up and applies.
+          const next = await runJson(dir, ['apply', 'big.js', '--blocks', 'edit.txt']);
+          assert.equal(next.code, 0, next.json.message);
+          assert.deepEqual(leftovers(dir), []);
+        }
+      }
+    });
+
+    test('SIGKILL during a 20 MB write leaves the old or the new file, never a torn one', async () => {
+      const old = Buffer.from(lines(300_000, 'k'));
+      assert.ok(old.length > 20_000_000);
+      const edit = block('const k5 = compute(5, "some text to make the line longer");', 'const k5 = 5;');
+      const updated = Buffer.from(old.toString('utf8').replace('const k5 = compute(5, "some text to make the line longer");', 'const k5 = 5;'));
+      const dir = workspace({ 'edit.txt': edit });
+      const file = path.join(dir, 'big.js');
+      for (let round = 0; round < 3; round++) {
+        fs.writeFileSync(file, old);
+        const child = start(dir, ['apply', 'big.js', '--blocks', 'edit.txt']);
+        child.stdin.end();
+        const closed = new Promise<unknown>((resolve) => child.on('close', resolve));
+        // Kill once the temp file exists (the write is under way), after a random extra delay.
+        const deadline = Date.now() + 5000;
+        while (leftovers(dir).length === 0 && child.exitCode === null && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
+        child.kill('SIGKILL');
+        await closed;
+        const after = fs.readFileSync(file);
+        assert.ok(after.equals(old) || after.equals(updated), `round ${round}: torn file of ${after.length} bytes`);
+      }
+      // The next run cleans what the killed ones left and applies.
+      fs.writeFileSync(file, old);
+      const r = await run(dir, ['apply', 'big.js', '--blocks', 'edit.txt']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(leftovers(dir), []);
+      assert.ok(fs.readFileSync(file).equals(updated));
+    });
+  });
 });
