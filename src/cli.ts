@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { applyBlocks } from './core/engine';
 import { BlockParseError, parseBlocks } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
-import { ApplyArgs, CliArgs, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
+import { ApplyArgs, CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
-import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFileAtomic } from './node/textFile';
+import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './node/textFile';
 
 const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 
@@ -43,34 +43,37 @@ interface JsonCandidate {
 class InvalidInput extends Error {}
 
 async function main(argv: readonly string[]): Promise<number> {
-  const wantsJson = argv.includes('--json');
-  let args: CliArgs;
+  // Known before parsing, so even a usage error is reported the way the caller asked.
+  const wantsJson = jsonRequested(argv);
+  let file: string | null = null;
   try {
-    args = parseArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      return report(invalid(null, usageMessage(error)), wantsJson, true);
+    const args: CliArgs = parseArgs(argv);
+    if (args.command === 'help') {
+      writeQuietly(process.stdout, USAGE);
+      return 0;
     }
-    throw error;
-  }
-  if (args.command === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (args.command === 'version') {
-    process.stdout.write(`${readVersion()}\n`);
-    return 0;
-  }
-  try {
+    if (args.command === 'version') {
+      writeQuietly(process.stdout, `${readVersion()}\n`);
+      return 0;
+    }
+    file = args.file;
     return await apply(args);
   } catch (error) {
     if (error instanceof UsageError) {
-      return report(invalid(args.file, usageMessage(error)), args.json, true);
+      return report(invalid(file, usageMessage(error)), wantsJson, true);
     }
     if (error instanceof InvalidInput || error instanceof BlockParseError || error instanceof TextFileError) {
-      return report(invalid(args.file, error.message), args.json, true);
+      return report(invalid(file, error.message), wantsJson, true);
     }
-    throw error;
+    // A bug or an unforeseen system error: the details go to stderr, and a --json caller still gets
+    // its one object (status invalid, exit 3: nothing was written, or the write failed before the rename).
+    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    writeQuietly(process.stderr, `resilient-apply: internal error: ${detail}\n`);
+    if (wantsJson) {
+      const summary = error instanceof Error ? error.message : String(error);
+      return report(invalid(file, `internal error: ${summary}`), true, true);
+    }
+    return EXIT_CODES.invalid;
   }
 }
 
@@ -110,7 +113,11 @@ async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {
     if (process.stdin.isTTY) {
       throw new UsageError('no blocks: pass --blocks <path> or pipe the blocks on stdin');
     }
-    bytes = await readStdin();
+    try {
+      bytes = await readStdin();
+    } catch (error) {
+      throw new InvalidInput(`cannot read the blocks from stdin: ${(error as Error).message}`);
+    }
   } else {
     try {
       bytes = fs.readFileSync(source);
@@ -138,7 +145,7 @@ function write(displayName: string, file: TextFile | undefined, original: string
   if (!file) {
     createTextFile(displayName, content);
   } else if (content !== original) {
-    writeTextFileAtomic(file, content, displayName);
+    writeTextFile(file, content, displayName);
   }
 }
 
@@ -181,14 +188,28 @@ function invalid(file: string | null, message: string): JsonReport {
   return { status: 'invalid', file, message, blocks: [] };
 }
 
+let reported = false;
+
+/** Prints the one report of this run and returns its exit code. */
 function report(json: JsonReport, asJson: boolean, toStderr: boolean): number {
-  if (asJson) {
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  } else {
-    const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
-    (toStderr ? process.stderr : process.stdout).write(message);
+  if (!reported) {
+    reported = true;
+    if (asJson) {
+      writeQuietly(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
+    } else {
+      const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
+      writeQuietly(toStderr ? process.stderr : process.stdout, message);
+    }
   }
   return EXIT_CODES[json.status];
+}
+
+function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
+  try {
+    stream.write(text);
+  } catch {
+    // Output closed: the exit code still tells the outcome.
+  }
 }
 
 /** The package version, from the package.json above this script (dist/cli.js or out/src/cli.js). */
@@ -208,12 +229,18 @@ function readVersion(): string {
   }
 }
 
+// A reader that went away (`| head -0`: EPIPE) or a full disk must not turn the outcome into a crash
+// with exit 1 ("not found"): the work is done, the exit code says how it went.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', () => undefined);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`resilient-apply: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    writeQuietly(process.stderr, `resilient-apply: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exitCode = 3;
   },
 );

@@ -32,15 +32,19 @@ Options:
   -h, --help             Show this help.
   --version              Print the version.
 
-The file is written atomically (temp file + rename) keeping its UTF-8 BOM, line endings and mode.
-A missing <file> is created when the first block's SEARCH is empty. Blocks naming another file
-than <file> are refused.
+The file is written atomically (temp file + rename) keeping its UTF-8 BOM, line endings, mode and
+owner; a file with several hard links is rewritten in place (after an fsynced backup copy) so all its
+names see the edit. A symlink is written through: its target changes, the link stays. If <file>
+changed on disk during the run, nothing is written. A missing <file> is created when the first
+block's SEARCH is empty. Blocks naming another file than <file> are refused.
 
 Exit codes:
   0  applied (with --dry-run: would apply)
   1  not found: a SEARCH matched nowhere; the message lists the closest candidates
   2  ambiguous: a SEARCH matched several places; the message lists every occurrence
-  3  invalid input: bad flags, malformed blocks, missing or non-text file, block for another file
+  3  invalid input: bad flags, malformed blocks, missing or non-text file, block for another file;
+     also: the file changed on disk during the run, an I/O error, an internal error (with --json
+     still one object, status "invalid")
 `;
 
 export class UsageError extends Error {
@@ -63,6 +67,15 @@ export interface ApplyArgs {
 }
 
 export type CliArgs = ApplyArgs | { command: 'help' } | { command: 'version' };
+
+/**
+ * Whether the arguments ask for --json, decided before (and whatever the outcome of) parsing, so a
+ * usage error is reported as JSON too. After '--' nothing is a flag, as in parseArgs.
+ */
+export function jsonRequested(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
 
 const VALUE_FLAGS = new Set(['--blocks', '--fuzzy-apply', '--line-hint', '--max-candidates']);
 const BOOLEAN_FLAGS = new Set(['--json', '--dry-run']);

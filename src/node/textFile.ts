@@ -1,8 +1,11 @@
-// Reading and writing the CLI's target file: UTF-8 only, BOM kept aside and restored, and writes that
-// either fully happen or not at all (temp file in the same directory + rename).
-import * as crypto from 'node:crypto';
+// Reading and writing the CLI's target file: UTF-8 only, BOM kept aside and restored. An ordinary file
+// is replaced atomically (fsynced temp file in the same folder, renamed over it), so readers and crashes
+// see the old or the new file, never a mix. A file with several hard links is rewritten in place so every
+// name sees the edit; an fsynced backup copy of the old content exists while that happens.
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { newSidePath, removeStaleTemps, sideFilesOf } from './sideFiles';
 
 export type TextFileProblem = 'not-found' | 'not-text' | 'changed' | 'io';
 
@@ -27,8 +30,11 @@ export interface TextFile {
   uid: number;
   gid: number;
   /** What the file looked like when read, to notice a concurrent change before overwriting. */
+  bytes: Buffer;
   mtimeMs: number;
   size: number;
+  ino: number;
+  dev: number;
 }
 
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -55,7 +61,7 @@ export function decodeText(bytes: Buffer, name: string): { text: string; bom: bo
   return { text: bytes.toString('utf8', bom ? 3 : 0), bom };
 }
 
-/** Reads and decodes a text file; undefined when it does not exist. */
+/** Reads and decodes a text file; undefined when it does not exist (a dangling symlink included). */
 export function readTextFile(filePath: string): TextFile | undefined {
   let realPath: string;
   try {
@@ -66,52 +72,113 @@ export function readTextFile(filePath: string): TextFile | undefined {
     }
     throw ioError(filePath, error);
   }
+  let fd: number | undefined;
   let stat: fs.Stats;
   let bytes: Buffer;
   try {
-    stat = fs.statSync(realPath);
+    // Checked before opening: opening a FIFO for reading would wait for a writer forever.
+    if (!fs.statSync(realPath).isFile()) {
+      throw new TextFileError('not-text', `${filePath} is not a regular file`);
+    }
+    fd = fs.openSync(realPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    stat = fs.fstatSync(fd);
     if (!stat.isFile()) {
       throw new TextFileError('not-text', `${filePath} is not a regular file`);
     }
-    bytes = fs.readFileSync(realPath);
-  } catch (error) {
-    if (error instanceof TextFileError) {
-      throw error;
+    bytes = fs.readFileSync(fd);
+    const after = fs.fstatSync(fd);
+    if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs || bytes.length !== stat.size) {
+      throw changedError(filePath, 'while it was being read');
     }
-    throw ioError(filePath, error);
+  } catch (error) {
+    throw asTextFileError(filePath, error);
+  } finally {
+    if (fd !== undefined) {
+      closeQuietly(fd);
+    }
   }
+  // A torn file is neither matched against nor reported on: it is refused until someone looks at it.
+  refuseAfterInterruptedWrite(realPath, filePath, bytes, false);
   const { text, bom } = decodeText(bytes, filePath);
-  return { realPath, text, bom, mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid, mtimeMs: stat.mtimeMs, size: stat.size };
+  return {
+    realPath, text, bom, bytes, mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid,
+    mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, dev: stat.dev,
+  };
 }
 
 /**
- * Replaces the file's content atomically, keeping its BOM, mode and (when permitted) owner. Refuses
- * when the file changed on disk since it was read. The temp file lives in the same directory so the
- * rename never crosses file systems.
+ * Writes new text over a file read by readTextFile, keeping its BOM, mode (setuid/setgid/sticky
+ * included), owner and group (when permitted). Refuses, writing nothing, when the file changed on
+ * disk since it was read (size, mtime, inode or content), checked again right before the new content
+ * takes its place.
+ *
+ * One link: atomic replacement (temp file + fsync + rename), the old or the new file, never torn.
+ * Several hard links: rewritten in place, so the other names see the edit too. Before that an fsynced
+ * backup of the old content is written next to it; only a kill or crash during the in-place write
+ * itself can leave a torn file, and then the backup is still there and later runs refuse to touch the
+ * file until someone looks at it.
  */
-export function writeTextFileAtomic(original: TextFile, text: string, displayName: string): void {
-  let current: fs.Stats;
+export function writeTextFile(original: TextFile, text: string, displayName: string): void {
+  const data = encode(text, original.bom);
+  refuseAfterInterruptedWrite(original.realPath, displayName, original.bytes);
+  removeStaleTemps(original.realPath);
+  let nlink: number;
   try {
-    current = fs.statSync(original.realPath);
+    nlink = fs.statSync(original.realPath).nlink;
   } catch (error) {
-    throw ioError(displayName, error);
+    throw isErrno(error, 'ENOENT') ? changedError(displayName) : ioError(displayName, error);
   }
-  if (current.mtimeMs !== original.mtimeMs || current.size !== original.size) {
-    throw new TextFileError('changed', `${displayName} changed on disk while the edit was being computed; nothing was written`);
+  if (nlink > 1) {
+    writeInPlace(original, data, displayName);
+  } else {
+    viaTempFile(original.realPath, data, displayName, original, (temp) => {
+      assertUnchanged(original, displayName);
+      fs.renameSync(temp, original.realPath);
+    });
   }
-  writeAtomic(original.realPath, encode(text, original.bom), original.mode, displayName, original);
 }
 
-/** Creates a new file (and missing parent directories) with the given text, atomically. */
+/**
+ * Creates a file that does not exist yet. A missing path gets its missing folders; a dangling symlink
+ * is written through (its final target is created, the link stays) as long as the target's folder
+ * exists. Never replaces anything that appeared meanwhile.
+ */
 export function createTextFile(filePath: string, text: string): void {
-  const absolute = path.resolve(filePath);
-  try {
-    fs.mkdirSync(path.dirname(absolute), { recursive: true });
-  } catch (error) {
-    throw ioError(filePath, error);
+  const requested = path.resolve(filePath);
+  const target = danglingLinkTarget(requested, filePath);
+  const folder = path.dirname(target);
+  if (target === requested) {
+    try {
+      fs.mkdirSync(folder, { recursive: true });
+    } catch (error) {
+      throw ioError(filePath, error);
+    }
+  } else if (!isDirectory(folder)) {
+    throw new TextFileError('not-found',
+      `${filePath} is a symbolic link to ${target}, whose folder ${folder} does not exist; nothing was written (create the folder or fix the link)`);
   }
-  const umask = process.umask();
-  writeAtomic(absolute, encode(text, false), 0o666 & ~umask, filePath, undefined, true);
+  refuseAfterInterruptedWrite(target, filePath);
+  removeStaleTemps(target);
+  viaTempFile(target, encode(text, false), filePath, undefined, (temp) => {
+    // link() fails if anything took the name meanwhile, where rename() would replace it.
+    try {
+      fs.linkSync(temp, target);
+    } catch (error) {
+      if (isErrno(error, 'EEXIST')) {
+        throw appearedError(filePath);
+      }
+      if (!['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV'].includes((error as NodeJS.ErrnoException).code ?? '')) {
+        throw error;
+      }
+      // A file system without hard links: check, then rename (a small window remains there).
+      if (lexists(target)) {
+        throw appearedError(filePath);
+      }
+      fs.renameSync(temp, target);
+      return;
+    }
+    fs.unlinkSync(temp);
+  });
 }
 
 function encode(text: string, bom: boolean): Buffer {
@@ -119,35 +186,258 @@ function encode(text: string, bom: boolean): Buffer {
   return bom ? Buffer.concat([UTF8_BOM, body]) : body;
 }
 
-function writeAtomic(
-  target: string, data: Buffer, mode: number, displayName: string,
-  owner?: { uid: number; gid: number }, mustNotExist = false,
+/**
+ * Writes `data` into a fresh temp file next to `target` (mode and owner of `like`, or the default
+ * mode for new files), fsyncs it, and hands it to `commit`, which moves it into place. The temp file
+ * never outlives a failure.
+ */
+function viaTempFile(
+  target: string, data: Buffer, displayName: string,
+  like: { mode: number; uid: number; gid: number } | undefined, commit: (temp: string) => void,
+  tempOf = target,
 ): void {
-  const dir = path.dirname(target);
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  // Named after the file being edited, so a later run knows it and can clean it up.
+  const temp = newSidePath(tempOf, 'tmp');
   let fd: number | undefined;
   try {
-    fd = fs.openSync(temp, 'wx', mode);
-    fs.writeSync(fd, data);
-    // openSync's mode is filtered by the umask; set the original mode exactly.
-    fs.fchmodSync(fd, mode);
-    if (owner && process.getuid?.() === 0) {
-      fs.fchownSync(fd, owner.uid, owner.gid);
+    // Private while being filled; the final mode comes after the owner.
+    fd = fs.openSync(temp, 'wx', like ? 0o600 : 0o666);
+    writeAllAt(fd, data);
+    if (like) {
+      // chown first: changing the owner clears setuid/setgid, the chmod after it sets them again.
+      keepOwner(fd, like);
+      fs.fchmodSync(fd, like.mode);
     }
     fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
-    if (mustNotExist && fs.existsSync(target)) {
-      throw new TextFileError('changed', `${displayName} appeared on disk while the edit was being computed; nothing was written`);
-    }
-    fs.renameSync(temp, target);
+    commit(temp);
   } catch (error) {
     if (fd !== undefined) {
-      fs.closeSync(fd);
+      closeQuietly(fd);
     }
-    fs.rmSync(temp, { force: true });
-    throw error instanceof TextFileError ? error : ioError(displayName, error);
+    removeQuietly(temp);
+    throw asTextFileError(displayName, error);
   }
+  fsyncFolder(path.dirname(target));
+}
+
+function keepOwner(fd: number, like: { uid: number; gid: number }): void {
+  if (process.getuid?.() === 0) {
+    fs.fchownSync(fd, like.uid, like.gid);
+  } else if (like.gid !== process.getegid?.()) {
+    try {
+      // An owner may give the file any group they belong to; keep the file's group when allowed.
+      fs.fchownSync(fd, -1, like.gid);
+    } catch {
+      // Not a member of that group: the new file keeps ours.
+    }
+  }
+}
+
+function writeInPlace(original: TextFile, data: Buffer, displayName: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(original.realPath, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    throw isErrno(error, 'ENOENT') ? changedError(displayName) : ioError(displayName, error);
+  }
+  let backup: string | undefined;
+  let touched = false;
+  try {
+    assertUnchanged(original, displayName, fd);
+    backup = writeBackup(original, displayName);
+    touched = true;
+    writeAllAt(fd, data);
+    fs.ftruncateSync(fd, data.length);
+    fs.fsyncSync(fd);
+    touched = false;
+    removeQuietly(backup);
+  } catch (error) {
+    if (touched && backup !== undefined) {
+      // The in-place write failed half-way (disk full, I/O error): put the old bytes back.
+      try {
+        writeAllAt(fd, original.bytes);
+        fs.ftruncateSync(fd, original.bytes.length);
+        fs.fsyncSync(fd);
+        removeQuietly(backup);
+      } catch {
+        throw new TextFileError('io',
+          `${displayName} could not be rewritten in place (${errorText(error)}) nor restored; its previous content is in ${backup}`);
+      }
+    }
+    throw asTextFileError(displayName, error);
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/** An fsynced copy of the old bytes; it only ever exists complete (written as a temp file, then renamed). */
+function writeBackup(original: TextFile, displayName: string): string {
+  const backup = newSidePath(original.realPath, 'bak');
+  viaTempFile(backup, original.bytes, displayName, { mode: 0o600, uid: original.uid, gid: original.gid }, (temp) => {
+    fs.renameSync(temp, backup);
+  }, original.realPath);
+  return backup;
+}
+
+/**
+ * Refuses to write over a file whose in-place rewrite was interrupted (or is under way). A backup of a
+ * dead run that equals the file's current bytes is removed instead: the rewrite never started.
+ */
+function refuseAfterInterruptedWrite(target: string, displayName: string, current?: Buffer, cleanUp = true): void {
+  for (const backup of sideFilesOf(target, 'bak')) {
+    if (backup.alive) {
+      throw new TextFileError('changed',
+        `${displayName} is being rewritten in place by process ${backup.pid} right now; nothing was written (try again)`);
+    }
+    if (current !== undefined && sameBytes(backup.path, current)) {
+      if (cleanUp) {
+        removeQuietly(backup.path);
+      }
+      continue;
+    }
+    throw new TextFileError('changed',
+      `an earlier run was interrupted while rewriting ${displayName} in place, so it may be incomplete; its previous content is in ${backup.path}. ` +
+      'Check the file, then delete that backup; nothing was written');
+  }
+}
+
+function sameBytes(file: string, bytes: Buffer): boolean {
+  try {
+    return fs.statSync(file).size === bytes.length && fs.readFileSync(file).equals(bytes);
+  } catch {
+    return false;
+  }
+}
+
+/** Throws 'changed' unless the file still has the inode, size, mtime and bytes it had when read. */
+function assertUnchanged(original: TextFile, displayName: string, fd?: number): void {
+  let now: fs.Stats;
+  try {
+    now = fd === undefined ? fs.lstatSync(original.realPath) : fs.fstatSync(fd);
+  } catch (error) {
+    throw isErrno(error, 'ENOENT') ? changedError(displayName) : error;
+  }
+  const same = now.isFile() && now.ino === original.ino && now.dev === original.dev &&
+    now.size === original.size && now.mtimeMs === original.mtimeMs;
+  if (!same || !readAllAt(fd ?? original.realPath, original.size).equals(original.bytes)) {
+    throw changedError(displayName);
+  }
+}
+
+/** The file's bytes (one more than expected at most, enough to notice growth). */
+function readAllAt(source: number | string, expected: number): Buffer {
+  const fd = typeof source === 'number' ? source : fs.openSync(source, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const buffer = Buffer.alloc(expected + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = fs.readSync(fd, buffer, length, buffer.length - length, length);
+      if (read === 0) {
+        break;
+      }
+      length += read;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    if (typeof source !== 'number') {
+      closeQuietly(fd);
+    }
+  }
+}
+
+function writeAllAt(fd: number, data: Buffer): void {
+  let written = 0;
+  while (written < data.length) {
+    written += fs.writeSync(fd, data, written, data.length - written, written);
+  }
+}
+
+/** Follows a chain of dangling symlinks to the path that would be created; `requested` if no link. */
+function danglingLinkTarget(requested: string, displayName: string): string {
+  let current = requested;
+  for (let hops = 0; hops <= 40; hops++) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(current);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT')) {
+        return current;
+      }
+      throw ioError(displayName, error);
+    }
+    if (!stat.isSymbolicLink()) {
+      throw appearedError(displayName);
+    }
+    try {
+      // Relative to the link's real folder, as the kernel does ('..' after a linked folder).
+      current = path.resolve(fs.realpathSync(path.dirname(current)), fs.readlinkSync(current));
+    } catch (error) {
+      throw ioError(displayName, error);
+    }
+  }
+  throw new TextFileError('io', `cannot create ${displayName}: too many levels of symbolic links`);
+}
+
+function fsyncFolder(folder: string): void {
+  // Makes the rename or the new name durable; some systems cannot open or fsync a folder: best effort.
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(folder, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Not supported here.
+  } finally {
+    if (fd !== undefined) {
+      closeQuietly(fd);
+    }
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // Already closed or never valid: nothing to release.
+  }
+}
+
+function removeQuietly(p: string): void {
+  try {
+    fs.unlinkSync(p);
+  } catch {
+    // Gone already (or never created).
+  }
+}
+
+function changedError(name: string, when = 'while the edit was being computed'): TextFileError {
+  return new TextFileError('changed', `${name} changed on disk ${when}; nothing was written (read it again and retry)`);
+}
+
+function appearedError(name: string): TextFileError {
+  return new TextFileError('changed', `${name} appeared on disk while the edit was being computed; nothing was written`);
+}
+
+function asTextFileError(name: string, error: unknown): TextFileError {
+  return error instanceof TextFileError ? error : ioError(name, error);
 }
 
 function lineAt(bytes: Buffer, offset: number): number {
@@ -160,39 +450,23 @@ function lineAt(bytes: Buffer, offset: number): number {
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included), or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  const n = bytes.length;
-  let k = 0;
-  while (k < n) {
-    const b = bytes[k];
-    if (b < 0x80) {
-      k++;
-      continue;
-    }
-    let need: number;
-    let min: number;
-    let cp: number;
-    if (b >= 0xc2 && b <= 0xdf) {
-      need = 1; min = 0x80; cp = b & 0x1f;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      need = 2; min = 0x800; cp = b & 0x0f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3; min = 0x10000; cp = b & 0x07;
-    } else {
-      return k;
-    }
-    for (let c = 1; c <= need; c++) {
-      const cont = bytes[k + c];
-      if (k + c >= n || (cont & 0xc0) !== 0x80) {
-        return k;
-      }
-      cp = (cp << 6) | (cont & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-      return k;
-    }
-    k += need + 1;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buffer)) {
+    return -1;
   }
-  return -1;
+  // Node's decoder turns each bad sequence into U+FFFD, so re-encoding first differs within the first
+  // bad sequence, at most 2 bytes after its start; that start is the end of the longest valid prefix.
+  const again = Buffer.from(buffer.toString('utf8'), 'utf8');
+  let differs = 0;
+  while (differs < buffer.length && differs < again.length && buffer[differs] === again[differs]) {
+    differs++;
+  }
+  for (let start = differs; start > 0; start--) {
+    if (isUtf8(buffer.subarray(0, start))) {
+      return start;
+    }
+  }
+  return 0;
 }
 
 function isErrno(error: unknown, code: string): boolean {
@@ -200,6 +474,9 @@ function isErrno(error: unknown, code: string): boolean {
 }
 
 function ioError(name: string, error: unknown): TextFileError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new TextFileError('io', `cannot access ${name}: ${reason}`);
+  return new TextFileError('io', `cannot access ${name}: ${errorText(error)}`);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseArgs, UsageError } from '../../src/node/args';
+import { jsonRequested, parseArgs, UsageError } from '../../src/node/args';
 import { languageIdFor, namesFile } from '../../src/node/paths';
 
 function usageError(argv: string[]): string {
@@ -86,6 +86,27 @@ describe('namesFile', () => {
     assert.equal(namesFile('../x/a.ts', 'a.ts', cwd), false);
     assert.equal(namesFile('xa.ts', 'a.ts', cwd), false);
   });
+});
+
+test('jsonRequested agrees with parseArgs, and nothing after -- is a flag', () => {
+  const cases: string[][] = [
+    ['apply', 'a', '--json'], ['apply', '--json', '--', 'a'], ['apply', '--', '--json'], ['apply', 'a', '--', '--json'],
+    ['apply', 'a'], ['apply', '--dry-run', '--json', '--', '--json'],
+  ];
+  for (const argv of cases) {
+    const parsed = (() => {
+      try {
+        return parseArgs(argv);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (parsed?.command === 'apply') {
+      assert.equal(jsonRequested(argv), parsed.json, argv.join(' '));
+    }
+  }
+  assert.equal(jsonRequested(['apply', 'a', '--', '--json']), false);
+  assert.equal(jsonRequested(['apply', 'a', 'b', '--json']), true, 'a usage error still answers in JSON');
 });
 
 test('languageIdFor', () => {

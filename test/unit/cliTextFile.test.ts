@@ -4,8 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  createTextFile, decodeText, firstInvalidUtf8, readTextFile, TextFileError, writeTextFileAtomic,
+  createTextFile, decodeText, firstInvalidUtf8, readTextFile, TextFileError, writeTextFile,
 } from '../../src/node/textFile';
+import { newSidePath, sideStem } from '../../src/node/sideFiles';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-textfile-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -61,7 +62,54 @@ test('firstInvalidUtf8 agrees with a strict decoder', () => {
   }
 });
 
-describe('readTextFile / writeTextFileAtomic', () => {
+test('firstInvalidUtf8 finds the first bad sequence in random bytes (seeded)', () => {
+  let seed = 12;
+  const random = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const strict = new TextDecoder('utf-8', { fatal: true });
+  const valid = (bytes: Uint8Array): boolean => {
+    try {
+      strict.decode(bytes);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const pieces = [[0x61], [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0x80], [0xc3], [0xe2, 0x82],
+    [0xf0, 0x9f], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xff], [0xef, 0xbf], [0xef, 0xbf, 0xbd], [0xf4, 0x90, 0x80, 0x80]];
+  for (let n = 0; n < 3000; n++) {
+    const bytes: number[] = [];
+    const count = Math.floor(random() * 8);
+    for (let k = 0; k < count; k++) bytes.push(...pieces[Math.floor(random() * pieces.length)]);
+    const buffer = new Uint8Array(bytes);
+    const at = firstInvalidUtf8(buffer);
+    const label = bytes.map((b) => b.toString(16)).join(' ');
+    if (at === -1) {
+      assert.ok(valid(buffer), label);
+      continue;
+    }
+    // The prefix before it is valid, and no character starting there completes it.
+    assert.ok(valid(buffer.subarray(0, at)), `${label}: prefix of ${at}`);
+    for (let end = at + 1; end <= Math.min(at + 4, buffer.length); end++) {
+      assert.ok(!valid(buffer.subarray(0, end)), `${label}: ${at} is not the first bad byte`);
+    }
+  }
+});
+
+test('side file names fit NAME_MAX whatever the target name, and stay tied to it', () => {
+  for (const base of ['a.js', 'b'.repeat(251), 'é'.repeat(127), `${'x'.repeat(229)}.ts`, '😀'.repeat(63)]) {
+    const side = path.basename(newSidePath(path.join('/d', base), 'tmp'));
+    assert.ok(Buffer.byteLength(side) <= 255, `${Buffer.byteLength(side)} bytes for a ${Buffer.byteLength(base)}-byte name`);
+    assert.ok(!side.includes('\uFFFD'), 'cut on a character boundary');
+    assert.equal(sideStem(base), sideStem(base));
+  }
+  assert.notEqual(sideStem(`${'b'.repeat(250)}1`), sideStem(`${'b'.repeat(250)}2`));
+  assert.equal(sideStem('short.js'), 'short.js');
+});
+
+describe('readTextFile / writeTextFile', () => {
   test('a missing file reads as undefined', () => {
     assert.equal(readTextFile(path.join(dir, 'nope.txt')), undefined);
   });
@@ -79,7 +127,7 @@ describe('readTextFile / writeTextFileAtomic', () => {
     const file = readTextFile(link)!;
     assert.equal(file.bom, true);
     assert.equal(file.text, 'one\r\ntwo\r\n');
-    writeTextFileAtomic(file, 'one\r\nTWO\r\n', 'link.txt');
+    writeTextFile(file, 'one\r\nTWO\r\n', 'link.txt');
     assert.deepEqual(fs.readFileSync(target), Buffer.from('\uFEFFone\r\nTWO\r\n'));
     assert.equal(fs.statSync(target).mode & 0o777, 0o640);
     assert.equal(fs.lstatSync(link).isSymbolicLink(), true);
@@ -91,9 +139,33 @@ describe('readTextFile / writeTextFileAtomic', () => {
     fs.writeFileSync(target, 'a\n');
     const file = readTextFile(target)!;
     fs.writeFileSync(target, 'changed by someone else\n');
-    const error = problemOf(() => writeTextFileAtomic(file, 'b\n', 'race.txt'));
+    const error = problemOf(() => writeTextFile(file, 'b\n', 'race.txt'));
     assert.equal(error.problem, 'changed');
     assert.equal(fs.readFileSync(target, 'utf8'), 'changed by someone else\n');
+  });
+
+  test('a change that keeps size and mtime is still noticed (content and inode are compared)', () => {
+    const target = path.join(dir, 'same-size.txt');
+    const stamp = 1_700_000_000; // whole seconds: utimes can restore them exactly
+    fs.writeFileSync(target, 'abc\n');
+    fs.utimesSync(target, stamp, stamp);
+    const file = readTextFile(target)!;
+    fs.writeFileSync(target, 'xyz\n');
+    fs.utimesSync(target, stamp, stamp);
+    assert.equal(fs.statSync(target).mtimeMs, file.mtimeMs, 'the disguise works');
+    assert.equal(problemOf(() => writeTextFile(file, 'new\n', 'same-size.txt')).problem, 'changed');
+    assert.equal(fs.readFileSync(target, 'utf8'), 'xyz\n');
+
+    // Same bytes, same mtime, but another file renamed over it: still refused.
+    fs.writeFileSync(target, 'abc\n');
+    fs.utimesSync(target, stamp, stamp);
+    const again = readTextFile(target)!;
+    fs.writeFileSync(`${target}.new`, 'abc\n');
+    fs.utimesSync(`${target}.new`, stamp, stamp);
+    fs.renameSync(`${target}.new`, target);
+    assert.equal(problemOf(() => writeTextFile(again, 'new\n', 'same-size.txt')).problem, 'changed');
+    assert.equal(fs.readFileSync(target, 'utf8'), 'abc\n');
+    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
   });
 
   test('createTextFile makes parent directories', () => {
