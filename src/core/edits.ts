@@ -48,8 +48,8 @@ export function parseEdits(text: string): ParsedEdits {
 }
 
 /**
- * The blocks of parsed edits for the editor flows, which change file contents only: a patch that
- * deletes or renames a file is refused with a message saying where such patches apply.
+ * The blocks of parsed edits for the flows that change file contents only (editor, chat, tool, CLI
+ * apply): a patch that deletes or renames a file is refused with a message saying where it applies.
  */
 export function editBlocks(edits: ParsedEdits): SearchReplaceBlock[] {
   for (const file of edits.files ?? []) {
@@ -60,7 +60,7 @@ export function editBlocks(edits: ParsedEdits): SearchReplaceBlock[] {
         block: next,
         line: file.sourceLine,
         expected: 'changes to file contents',
-        message: `Patch (line ${file.sourceLine}): the ${formatName(edits.format)} ${what}; the editor applies changes to file contents only. Apply this patch with \`resilient-apply patch\` (all files or none), or drop that file from it.`,
+        message: `Patch (line ${file.sourceLine}): the ${formatName(edits.format)} ${what}; only \`resilient-apply patch\` deletes or moves files (all files or none): apply the patch with it, or drop that file from the patch.`,
       });
     }
   }

@@ -156,6 +156,13 @@ function gitHeaderPaths(line: string): { oldPath?: string; newPath?: string } {
   return words.length === 2 ? { oldPath: words[0], newPath: words[1] } : {};
 }
 
+/** True when a ---/+++ pair names the file of the `diff --git` line before it. */
+function belongsTo(git: GitHeader, paths: { oldPath: string; newPath: string }): boolean {
+  const names = [git.oldPath, git.newPath, git.renameFrom, git.renameTo].filter((p): p is string => p !== undefined);
+  if (names.length === 0) return true;
+  return [paths.oldPath, paths.newPath].some((p) => !isDevNull(p) && names.includes(p));
+}
+
 function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
   const files: FileChange[] = [];
   let current: FileChange | undefined;
@@ -193,6 +200,11 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
     }
     if (line.startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ')) {
       const paths = stripPrefixes(headerPath(line.slice(4)), headerPath(lines[i + 1].slice(4)));
+      if (git && !git.used && !belongsTo(git, paths)) {
+        // A plain diff after a git section without ---/+++ lines (e.g. a pure rename).
+        flushGit();
+        git = undefined;
+      }
       const added = isDevNull(paths.oldPath) || (git?.newFile === true);
       const deleted = isDevNull(paths.newPath) || (git?.deletedFile === true);
       if (added && deleted) failFile(hunks + 1, i + 1, 'a file path', 'both sides of the file header are /dev/null');
