@@ -73,7 +73,31 @@ export function parsePatch(text: string): ParsedPatch | undefined {
   if (!found) return undefined;
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const lastLine = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
-  return found.format === 'apply-patch' ? parseApplyPatch(lines, lastLine) : parseUnifiedDiff(lines);
+  if (!BEGIN_PATCH_ANYWHERE.test(text)) return parseUnifiedDiff(lines);
+  // apply_patch sections are delimited exactly; a document may hold unified diffs beside them (a chat
+  // transcript, a demo file). Parse both, the diffs with the patch sections blanked out.
+  const patches = parseApplyPatch(lines, lastLine);
+  const rest = blankApplyPatchSections(lines);
+  const diffs = findPatch(rest.join('\n')) ? parseUnifiedDiff(rest) : { files: [] };
+  if (diffs.files.length === 0) return patches;
+  const files = [...patches.files, ...diffs.files].sort((a, b) => a.sourceLine - b.sourceLine);
+  let index = 0;
+  for (const block of files.flatMap((f) => f.blocks).sort((a, b) => a.sourceLine - b.sourceLine)) block.index = ++index;
+  return { format: found.format, files };
+}
+
+/** The lines with every `*** Begin Patch` ... `*** End Patch` section emptied (line numbers kept). */
+function blankApplyPatchSections(lines: readonly string[]): string[] {
+  const out = [...lines];
+  for (let i = 0; i < out.length; i++) {
+    if (!BEGIN_PATCH.test(out[i])) continue;
+    for (; i < out.length; i++) {
+      const end = END_PATCH.test(out[i].trim());
+      out[i] = '';
+      if (end) break;
+    }
+  }
+  return out;
 }
 
 function fail(hunk: number, line: number, expected: string, message: string): never {

@@ -358,3 +358,20 @@ describe('format detection', () => {
     assert.equal(editBlocks(parseEdits(GIT_DIFF)).length, 3);
   });
 });
+
+describe('documents holding both patch formats', () => {
+  test('unified diffs and apply_patch sections are all found, hunks numbered in document order', () => {
+    const doc = text(
+      '## one', '```diff', '--- a/a.txt', '+++ b/a.txt', '@@ -1 +1 @@', '-a', '+A', '```',
+      '## two', '```', '*** Begin Patch', '*** Update File: b.txt', '@@', '-b', '+B', '*** End Patch', '```',
+      '## three', '```diff', '--- a/c.txt', '+++ b/c.txt', '@@ -1 +1 @@', '-c', '+C', '```',
+    );
+    const edits = parseEdits(doc);
+    assert.equal(edits.format, 'unified-diff');
+    assert.deepEqual(edits.blocks.map((b) => [b.index, b.filePath, b.search, b.hunk?.format]), [
+      [1, 'a.txt', 'a', 'unified-diff'],
+      [2, 'b.txt', 'b', 'apply-patch'],
+      [3, 'c.txt', 'c', 'unified-diff'],
+    ]);
+  });
+});
