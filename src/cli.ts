@@ -2,11 +2,13 @@
 // for agent loops (--json). The engine decides everything; this file reads, writes and reports.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyBlocks } from './core/engine';
-import { BlockParseError, parseBlocks } from './core/parser';
+import { editBlocks, parseEdits } from './core/edits';
+import { applyEdits } from './core/hunkPlacement';
+import { BlockParseError } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
 import { ApplyArgs, CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
+import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
 import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './node/textFile';
 
 const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
@@ -49,12 +51,15 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const args: CliArgs = parseArgs(argv);
     if (args.command === 'help') {
-      writeQuietly(process.stdout, USAGE);
+      writeQuietly(process.stdout, `${USAGE}\n${PATCH_USAGE}`);
       return 0;
     }
     if (args.command === 'version') {
       writeQuietly(process.stdout, `${readVersion()}\n`);
       return 0;
+    }
+    if (args.command === 'patch') {
+      return await runPatchCommand(args.argv);
     }
     file = args.file;
     return await apply(args);
@@ -98,7 +103,7 @@ async function apply(args: ApplyArgs): Promise<number> {
   if (args.maxCandidates !== undefined) options.maxCandidates = args.maxCandidates;
 
   const original = file?.text ?? '';
-  const result = applyBlocks(original, blocks, options);
+  const result = applyEdits(original, blocks, options);
   if (result.status === 'applied' && !args.dryRun && result.content !== undefined) {
     write(args.file, file, original, result.content);
   }
@@ -126,9 +131,9 @@ async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {
     }
   }
   const { text } = decodeText(bytes, `the blocks from ${source}`);
-  const blocks = parseBlocks(text);
+  const blocks = editBlocks(parseEdits(text));
   if (blocks.length === 0) {
-    throw new InvalidInput(`no SEARCH/REPLACE blocks found in ${source} (expected "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE" lines)`);
+    throw new InvalidInput(`no SEARCH/REPLACE blocks found in ${source} (expected "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE" lines, or a unified diff or apply_patch patch)`);
   }
   return blocks;
 }

@@ -34,15 +34,20 @@ const DIVIDER_OR_REPLACE_ANYWHERE = /^[ \t]*(?:={5,9}|(?:>{5,9}|\+{5,9})[ \t]*RE
 
 /** True when the text holds at least one SEARCH marker followed by a divider or REPLACE marker. */
 export function containsBlocks(text: string): boolean {
+  return firstBlockOffset(text) !== undefined;
+}
+
+/** Offset of the first SEARCH marker that a divider or REPLACE marker follows, or undefined. */
+export function firstBlockOffset(text: string): number | undefined {
   // Substring checks first: most pasted text has no marker word at all.
   if (!text.includes('SEARCH') || !(text.includes('=====') || text.includes('REPLACE'))) {
-    return false;
+    return undefined;
   }
   const match = SEARCH_MARKER_ANYWHERE.exec(text);
   if (!match) {
-    return false;
+    return undefined;
   }
-  return DIVIDER_OR_REPLACE_ANYWHERE.test(text.slice(match.index + match[0].length));
+  return DIVIDER_OR_REPLACE_ANYWHERE.test(text.slice(match.index + match[0].length)) ? match.index : undefined;
 }
 
 /** Marker spelling in the style the block opened with, for error messages. */

@@ -3,7 +3,8 @@
 // becomes a message that names the field, what was expected and what arrived: the model reads it and
 // retries. Pure (no vscode, no Node): the extension adapter only resolves the path to a document.
 
-import { BlockParseError, parseBlocks } from './parser';
+import { editBlocks, formatName, parseEdits } from './edits';
+import { BlockParseError } from './parser';
 import type { SearchReplaceBlock } from './types';
 
 export const APPLY_TOOL_NAME = 'resilient-apply_applyBlocks';
@@ -15,18 +16,19 @@ export interface ToolBlockInput {
   startLine?: number;
 }
 
-/** The tool's input: blocks as JSON, or `text` holding blocks in the marker format. */
+/** The tool's input: blocks as JSON, `text` holding blocks in the marker format, or a `patch` (unified diff or apply_patch). */
 export interface ApplyBlocksToolInput {
   filePath: string;
   blocks?: ToolBlockInput[];
   text?: string;
+  patch?: string;
 }
 
 export type ToolInputCheck =
   | { ok: true; filePath: string; blocks: SearchReplaceBlock[] }
   | { ok: false; message: string };
 
-const TOP_LEVEL_KEYS = ['filePath', 'blocks', 'text'];
+const TOP_LEVEL_KEYS = ['filePath', 'blocks', 'text', 'patch'];
 const BLOCK_KEYS = ['search', 'replace', 'startLine'];
 // Names models commonly use instead of ours; a hint turns "missing" into an obvious fix.
 const FILE_PATH_ALIASES = ['path', 'file', 'filepath', 'file_path', 'fileName', 'filename', 'uri'];
@@ -39,7 +41,8 @@ const MAX_REPORTED_PROBLEMS = 10;
 
 export const EXPECTED_SHAPE =
   'Expected {"filePath": "src/app.ts", "blocks": [{"search": "<exact lines to find>", "replace": "<new lines>", "startLine": 12}]} ' +
-  '(startLine optional) or {"filePath": "src/app.ts", "text": "<<<<<<< SEARCH\\n<exact lines to find>\\n=======\\n<new lines>\\n>>>>>>> REPLACE"}.';
+  '(startLine optional) or {"filePath": "src/app.ts", "text": "<<<<<<< SEARCH\\n<exact lines to find>\\n=======\\n<new lines>\\n>>>>>>> REPLACE"} ' +
+  'or {"filePath": "src/app.ts", "patch": "--- a/src/app.ts\\n+++ b/src/app.ts\\n@@ -12,2 +12,2 @@\\n context\\n-old\\n+new"}.';
 
 /** Checks the raw tool input and turns it into engine blocks, or into one message listing every problem. */
 export function checkToolInput(input: unknown): ToolInputCheck {
@@ -52,9 +55,11 @@ export function checkToolInput(input: unknown): ToolInputCheck {
   for (const key of Object.keys(record)) {
     if (TOP_LEVEL_KEYS.includes(key)) continue;
     if (FILE_PATH_ALIASES.includes(key)) problems.push(`unknown field "${key}": the file goes in "filePath"`);
-    else if (key === 'blocks_text' || key === 'content' || key === 'diff' || key === 'edits') {
-      problems.push(`unknown field "${key}": put blocks in "blocks" (JSON) or "text" (marker format)`);
-    } else problems.push(`unknown field "${key}" (allowed: filePath, blocks, text)`);
+    else if (key === 'diff' || key === 'udiff' || key === 'unified_diff') {
+      problems.push(`unknown field "${key}": put a unified diff or apply_patch patch in "patch"`);
+    } else if (key === 'blocks_text' || key === 'content' || key === 'edits') {
+      problems.push(`unknown field "${key}": put blocks in "blocks" (JSON), "text" (marker format) or "patch" (a diff)`);
+    } else problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch)`);
   }
 
   const filePath = record.filePath;
@@ -65,17 +70,20 @@ export function checkToolInput(input: unknown): ToolInputCheck {
   else if (filePath.includes('\0')) problems.push('"filePath" contains a NUL character');
   else checkedPath = filePath.trim();
 
-  const hasBlocks = record.blocks !== undefined;
-  const hasText = record.text !== undefined;
+  const given = (['blocks', 'text', 'patch'] as const).filter((k) => record[k] !== undefined);
   let blocks: SearchReplaceBlock[] | undefined;
-  if (hasBlocks && hasText) {
-    problems.push('give either "blocks" or "text", not both');
-  } else if (!hasBlocks && !hasText) {
-    problems.push('neither "blocks" nor "text" is present: give one of them');
-  } else if (hasBlocks) {
+  if (given.length === 2) {
+    problems.push(`give either "${given[0]}" or "${given[1]}", not both`);
+  } else if (given.length > 2) {
+    problems.push('give only one of "blocks", "text" and "patch"');
+  } else if (given.length === 0) {
+    problems.push('neither "blocks" nor "text" nor "patch" is present: give one of them');
+  } else if (given[0] === 'blocks') {
     blocks = checkBlockArray(record.blocks, problems);
-  } else {
+  } else if (given[0] === 'text') {
     blocks = checkText(record.text, problems);
+  } else {
+    blocks = checkPatch(record.patch, problems);
   }
 
   if (problems.length > 0 || checkedPath === undefined || blocks === undefined) return fail(problems);
@@ -149,7 +157,8 @@ function checkText(value: unknown, problems: string[]): SearchReplaceBlock[] | u
   }
   let blocks: SearchReplaceBlock[];
   try {
-    blocks = parseBlocks(value);
+    // A diff given as "text" is taken as what it is.
+    blocks = editBlocks(parseEdits(value));
   } catch (err) {
     if (err instanceof BlockParseError) {
       problems.push(`"text" is malformed: ${err.message}`);
@@ -159,6 +168,37 @@ function checkText(value: unknown, problems: string[]): SearchReplaceBlock[] | u
   }
   if (blocks.length === 0) {
     problems.push('"text" holds no SEARCH/REPLACE blocks (each block is "<<<<<<< SEARCH", the lines to find, "=======", the new lines, ">>>>>>> REPLACE")');
+    return undefined;
+  }
+  return blocks;
+}
+
+function checkPatch(value: unknown, problems: string[]): SearchReplaceBlock[] | undefined {
+  if (typeof value !== 'string') {
+    problems.push(`"patch" must be a string holding a unified diff or an apply_patch patch, got ${describe(value)}`);
+    return undefined;
+  }
+  let blocks: SearchReplaceBlock[];
+  try {
+    const edits = parseEdits(value);
+    if (edits.format === 'search-replace' && edits.blocks.length > 0) {
+      problems.push('"patch" holds SEARCH/REPLACE blocks: put those in "text", or give a unified diff or apply_patch patch');
+      return undefined;
+    }
+    blocks = editBlocks(edits);
+    if (edits.format !== 'search-replace' && blocks.length === 0) {
+      problems.push(`"patch" (a ${formatName(edits.format)}) changes no file content`);
+      return undefined;
+    }
+  } catch (err) {
+    if (err instanceof BlockParseError) {
+      problems.push(`"patch" is malformed: ${err.message}`);
+      return undefined;
+    }
+    throw err;
+  }
+  if (blocks.length === 0) {
+    problems.push('"patch" holds no unified diff (--- a/<path>, +++ b/<path>, @@ hunks) or apply_patch patch (*** Begin Patch ... *** End Patch)');
     return undefined;
   }
   return blocks;

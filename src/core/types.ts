@@ -47,6 +47,19 @@ export interface SearchReplaceBlock {
   sourceLine: number;
   /** True when line-number prefixes (`12 | x`, `   12\tx`) were stripped from SEARCH and REPLACE. */
   strippedLineNumbers?: boolean;
+  /** Set when the block is a hunk of a unified diff or an apply_patch patch (see patchParser.ts). */
+  hunk?: HunkInfo;
+}
+
+/** Where a hunk came from and what its header said; used for placement hints and messages only. */
+export interface HunkInfo {
+  format: 'unified-diff' | 'apply-patch';
+  /** The old-file line the `@@ -12,7 +12,8 @@` header names (1-based); a hint, never trusted blindly. */
+  headerLine?: number;
+  /** apply_patch `@@ <line>` anchors, outermost first: each must occur before the hunk, in this order. */
+  anchors?: string[];
+  /** apply_patch `*** End of File`: the hunk's lines end at the end of the file. */
+  endOfFile?: boolean;
 }
 
 /** Thrown (or returned) for malformed block input. The message names the block, the line and what was expected. */

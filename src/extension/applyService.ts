@@ -5,7 +5,9 @@
 //   applyBlocks() is plan + commit, handing near misses and ambiguities to the pending store.
 import * as vscode from 'vscode';
 import { applyBlocks as engineApply } from '../core/engine';
-import { BlockParseError, parseBlocks } from '../core/parser';
+import { editBlocks, parseEdits } from '../core/edits';
+import { applyEdits } from '../core/hunkPlacement';
+import { BlockParseError } from '../core/parser';
 import type { ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, Tier } from '../core/types';
 import { appliedSummary, Feedback, rangesAfterEdits } from './feedback';
 import { describeDecision, Log } from './log';
@@ -119,10 +121,13 @@ export class ApplyService {
     this.pendingSink = sink;
   }
 
-  /** Parses text holding SEARCH/REPLACE blocks. Malformed input gives an error naming the block and line. */
+  /**
+   * Parses text holding SEARCH/REPLACE blocks, a unified diff or an apply_patch patch (hunks become
+   * blocks). Malformed input gives an error naming the block or hunk and the line.
+   */
   parse(text: string, sourceName = 'the input'): ParseOutcome {
     try {
-      const blocks = parseBlocks(text);
+      const blocks = editBlocks(parseEdits(text));
       if (blocks.length === 0) {
         return { error: `No SEARCH/REPLACE blocks found in ${sourceName}.` };
       }
@@ -147,7 +152,7 @@ export class ApplyService {
       options.choices = ranges;
     }
     const t0 = performance.now();
-    const result = engineApply(text, blocks, options);
+    const result = applyEdits(text, blocks, options);
     const ms = performance.now() - t0;
     this.log.info(`[${source}] ${describeDecision(label, blocks, result, ms)}${Object.keys(ranges).length ? ` choices ${JSON.stringify(ranges)}` : ''} (v${document.version})`);
     return { uri: document.uri, label, document, version: document.version, text, blocks, choices, result, ms };
@@ -498,7 +503,7 @@ export class ApplyService {
       ranges[Number(key)] = c.range;
     }
     options.choices = ranges;
-    const result = engineApply(part.text, placeable, options);
+    const result = applyEdits(part.text, placeable, options);
     return result.status === 'applied' ? result.content : undefined;
   }
 }

@@ -2,7 +2,8 @@
 // an untitled scratch buffer) with a CodeLens above each, "Apply Selected Blocks", and the internal
 // applyText command the chat participant and tests call.
 import * as vscode from 'vscode';
-import { BlockParseError, containsBlocks, parseBlocks } from '../core/parser';
+import { containsEdits, editBlocks, parseEdits } from '../core/edits';
+import { BlockParseError } from '../core/parser';
 import type { SearchReplaceBlock } from '../core/types';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { Commands } from './constants';
@@ -22,8 +23,8 @@ export interface ApplyTextArgs {
 /** "Resilient Apply: Apply Blocks from Clipboard": the active editor, or the files the blocks name. */
 export async function applyFromClipboard(service: ApplyService, history: EditorHistory): Promise<ApplyOutcome> {
   const text = await vscode.env.clipboard.readText();
-  if (!containsBlocks(text)) {
-    const summary = text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE).';
+  if (!containsEdits(text)) {
+    const summary = text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), unified diff or apply_patch patch.';
     void vscode.window.showWarningMessage(summary);
     return { status: 'invalid', summary };
   }
@@ -46,24 +47,28 @@ function lensLine(document: vscode.TextDocument, block: SearchReplaceBlock): num
   return line;
 }
 
-/** Languages/schemes whose documents get "Apply to ..." lenses above the blocks they hold. */
-const BLOCK_DOCUMENT_SELECTOR: vscode.DocumentSelector = [{ language: 'markdown' }, { language: 'plaintext' }, { scheme: 'untitled' }];
+/** Languages/schemes whose documents get "Apply to ..." lenses above the blocks (or diff hunks) they hold. */
+const BLOCK_DOCUMENT_SELECTOR: vscode.DocumentSelector = [
+  { language: 'markdown' }, { language: 'plaintext' }, { language: 'diff' }, { pattern: '**/*.{diff,patch}' }, { scheme: 'untitled' },
+];
 
 class BlockLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const text = document.getText();
-    if (!containsBlocks(text)) {
+    if (!containsEdits(text)) {
       return [];
     }
     let blocks: SearchReplaceBlock[];
     try {
-      blocks = parseBlocks(text);
+      blocks = editBlocks(parseEdits(text));
     } catch (error) {
       if (error instanceof BlockParseError) {
         const line = Math.min(Math.max(0, error.info.line - 1), document.lineCount - 1);
         return [
           new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-            title: `$(error) Block ${error.info.block} is malformed at line ${error.info.line}: expected ${error.info.expected}`,
+            title: error.message.startsWith('Patch ') || error.message.startsWith('Hunk ')
+              ? `$(error) ${error.message.length > 160 ? `${error.message.slice(0, 159)}…` : error.message}`
+              : `$(error) Block ${error.info.block} is malformed at line ${error.info.line}: expected ${error.info.expected}`,
             command: '',
           }),
         ];
@@ -76,9 +81,10 @@ class BlockLensProvider implements vscode.CodeLensProvider {
       const line = lensLine(document, block);
       const range = new vscode.Range(line, 0, line, 0);
       const title = block.filePath ? `$(play) Apply to ${normalizeBlockPath(block.filePath)}` : '$(play) Apply to active editor';
-      lenses.push(new vscode.CodeLens(range, { title, command: Commands.applyBlocksInDocument, arguments: [uri, [block.index]], tooltip: `Apply block ${block.index}` }));
+      const what = block.hunk ? 'hunk' : 'block';
+      lenses.push(new vscode.CodeLens(range, { title, command: Commands.applyBlocksInDocument, arguments: [uri, [block.index]], tooltip: `Apply ${what} ${block.index}` }));
       if (i === 0 && blocks.length > 1) {
-        lenses.push(new vscode.CodeLens(range, { title: `$(run-all) Apply all ${blocks.length} blocks`, command: Commands.applyBlocksInDocument, arguments: [uri] }));
+        lenses.push(new vscode.CodeLens(range, { title: `$(run-all) Apply all ${blocks.length} ${block.hunk ? 'hunks' : 'blocks'}`, command: Commands.applyBlocksInDocument, arguments: [uri] }));
       }
     });
     return lenses;

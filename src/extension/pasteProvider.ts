@@ -3,11 +3,18 @@
 // as the paste's additionalEdit (so paste + apply is one undo step), anything needing a choice or a
 // question (near miss, ambiguity, new file, malformed input) runs the apply flow right after the paste.
 import * as vscode from 'vscode';
-import { containsBlocks } from '../core/parser';
+import { detectEditFormat, EditFormat } from '../core/edits';
 import type { ApplyService, BatchPlan } from './applyService';
 import { PASTE_KIND_DEFAULT, PASTE_KIND_OFFER } from './constants';
 import type { Log } from './log';
 import { readSettings } from './settings';
+
+/** How the paste widget names what is pasted. */
+const PASTE_TITLES: Record<EditFormat, { many: string; unit: string }> = {
+  'search-replace': { many: 'SEARCH/REPLACE blocks', unit: 'block' },
+  'unified-diff': { many: 'unified diff', unit: 'hunk' },
+  'apply-patch': { many: 'apply_patch patch', unit: 'hunk' },
+};
 
 /** Languages where pasted blocks are more likely prose to keep: there plain text stays the default. */
 const PROSE_LANGUAGES = new Set(['markdown', 'plaintext', 'mdx', 'restructuredtext', 'asciidoc', 'latex']);
@@ -59,7 +66,8 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
       return undefined;
     }
     const text = await item.asString();
-    if (token.isCancellationRequested || !containsBlocks(text)) {
+    const format = token.isCancellationRequested ? undefined : detectEditFormat(text);
+    if (format === undefined) {
       return undefined;
     }
     const selections = ranges.filter((r) => !r.isEmpty);
@@ -75,24 +83,26 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
       return [new BlockPasteEdit(insertText, title, followUp, document.uri, !preferPlainText)];
     };
 
+    const what = PASTE_TITLES[format];
     const parsed = this.service.parse(text, 'the pasted text');
     if (parsed.error !== undefined) {
-      return make('Apply SEARCH/REPLACE blocks (malformed, shows the error)', { kind: 'error', message: parsed.error });
+      return make(`Apply ${what.many} (malformed, shows the error)`, { kind: 'error', message: parsed.error });
     }
     const n = parsed.blocks.length;
+    const count = (k: number) => `${k} ${k === 1 ? what.unit : `${what.unit}s`}`;
     const plan = await this.service.plan(parsed.blocks, document.uri, 'paste');
     if (token.isCancellationRequested) {
       return undefined;
     }
-    const title = `Apply SEARCH/REPLACE blocks (${n} block${n === 1 ? '' : 's'})`;
+    const title = `Apply ${what.many} (${count(n)})`;
     if (this.service.isReady(plan) && plan.newFiles.length === 0 && !this.overlapsSelection(plan, document, selections)) {
       const edits = make(title, { kind: 'applied', plan });
       edits[0].additionalEdit = this.service.buildEdit(plan);
       return edits;
     }
     const waiting = this.service.unresolved(plan).length;
-    const suffix = plan.problems.length > 0 ? 'cannot apply, shows why' : waiting > 0 ? `${waiting} to choose` : `${n} block${n === 1 ? '' : 's'}`;
-    return make(`Apply SEARCH/REPLACE blocks (${suffix})`, { kind: 'flow', text });
+    const suffix = plan.problems.length > 0 ? 'cannot apply, shows why' : waiting > 0 ? `${waiting} to choose` : count(n);
+    return make(`Apply ${what.many} (${suffix})`, { kind: 'flow', text });
   }
 
   private overlapsSelection(plan: BatchPlan, document: vscode.TextDocument, selections: readonly vscode.Range[]): boolean {

@@ -3,7 +3,7 @@
 // the live documents: edits move chosen ranges with the text and trigger a debounced re-match; an undo
 // of an apply that came from a choice brings the choices back.
 import * as vscode from 'vscode';
-import { containsBlocks } from '../core/parser';
+import { containsEdits } from '../core/edits';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, PendingSink } from './applyService';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';
@@ -236,7 +236,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     } else if (e.reason === vscode.TextDocumentChangeReason.Redo) {
       this.dropAfterRedo(e.document);
     }
-    const insertedBlocks = e.contentChanges.some((c) => containsBlocks(c.text));
+    const insertedBlocks = e.contentChanges.some((c) => containsEdits(c.text));
     for (const batch of [...this.batches.values()]) {
       const part = batch.plan.parts.find((p) => p.uri.toString() === key);
       if (!part) {

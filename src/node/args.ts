@@ -3,12 +3,14 @@
 
 export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--fuzzy-apply <score>]
                              [--line-hint <n>] [--max-candidates <k>]
+       resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]
        resilient-apply --help | --version
 `;
 
 export const USAGE = `${SYNOPSIS}
 Applies SEARCH/REPLACE blocks (aider "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE" or Cline
-"------- SEARCH / ======= / +++++++ REPLACE") to <file>. Either every block applies or none does.
+"------- SEARCH / ======= / +++++++ REPLACE"), or the hunks of a unified diff or apply_patch patch
+(detected), to <file>. Either every block applies or none does.
 Exact matches apply; unique matches after a normalisation (line endings, trailing whitespace,
 indentation, quotes, unicode punctuation, line numbers, sanitised tags, whitespace between tokens)
 apply and say so; fuzzy matches are only reported unless --fuzzy-apply is given.
@@ -66,7 +68,7 @@ export interface ApplyArgs {
   maxCandidates?: number;
 }
 
-export type CliArgs = ApplyArgs | { command: 'help' } | { command: 'version' };
+export type CliArgs = ApplyArgs | { command: 'help' } | { command: 'version' } | { command: 'patch'; argv: string[] };
 
 /**
  * Whether the arguments ask for --json, decided before (and whatever the outcome of) parsing, so a
@@ -90,10 +92,13 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (argv.length === 0) {
     throw new UsageError('missing command: expected "apply <file>"');
   }
+  if (argv[0] === 'patch') {
+    return { command: 'patch', argv: argv.slice(1) }; // Its own options: see src/node/patchCommand.ts.
+  }
   if (argv[0] !== 'apply') {
     throw new UsageError(argv[0].startsWith('-')
       ? `expected the command "apply" before ${argv[0]}`
-      : `unknown command "${argv[0]}": expected "apply"`);
+      : `unknown command "${argv[0]}": expected "apply" or "patch"`);
   }
 
   const positional: string[] = [];

@@ -4,7 +4,10 @@ import * as assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import { applyBlocks } from '../../src/core/engine';
+import { editBlocks, parseEdits } from '../../src/core/edits';
+import { applyEdits } from '../../src/core/hunkPlacement';
 import { parseBlocks } from '../../src/core/parser';
+import { normalizeBlockPath } from '../../src/extension/targets';
 
 const EXPECTED: { file: string; status: string; tier?: string }[] = [
   { file: 'server/handler.go', status: 'applied', tier: 'exact' },
@@ -39,6 +42,27 @@ suite('harness: the demo workspace', () => {
         EXPECTED[i],
         `block ${block.index}: ${result.message}`,
       );
+    }
+  });
+
+  test('every diff in demo-patches.md has the outcome its heading promises', async () => {
+    const text = await documentText('demo-patches.md');
+    // One patch per section: parse each section on its own, as a user copies it.
+    const sections = text.split(/^## /m).slice(1);
+    const promised = [
+      { file: 'server/handler.go', status: 'applied', tier: 'indentation', note: /hunk header said line 61, applied at line 29/ },
+      { file: 'src/inventory.ts', status: 'applied', tier: 'exact', note: /after the @@ anchor "export class Store \{" \(line 42\)/ },
+      { file: 'src/inventory.ts', status: 'ambiguous', tier: 'exact', note: /lines 32-36[\s\S]*lines 55-59/ },
+    ];
+    assert.equal(sections.length, promised.length);
+    for (const [i, section] of sections.entries()) {
+      const blocks = editBlocks(parseEdits(section));
+      assert.equal(blocks.length, 1, `section ${i + 1}`);
+      const { file, status, tier, note } = promised[i];
+      assert.equal(normalizeBlockPath(blocks[0].filePath ?? ''), file);
+      const result = applyEdits(await documentText(file), blocks, { fileName: file });
+      assert.deepEqual({ status: result.status, tier: result.blocks[0].tier }, { status, tier }, result.message);
+      assert.match(result.message, note);
     }
   });
 

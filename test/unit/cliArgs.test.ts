@@ -39,7 +39,8 @@ describe('parseArgs', () => {
 
   test('usage errors', () => {
     assert.match(usageError([]), /missing command/);
-    assert.match(usageError(['patch', 'a.ts']), /unknown command "patch"/);
+    assert.match(usageError(['frobnicate', 'a.ts']), /unknown command "frobnicate": expected "apply" or "patch"/);
+    assert.deepEqual(parseArgs(['patch', '--dry-run', 'x.diff']), { command: 'patch', argv: ['--dry-run', 'x.diff'] });
     assert.match(usageError(['apply']), /missing <file>/);
     assert.match(usageError(['apply', 'a.ts', 'b.ts']), /expected one <file>, got 2/);
     assert.match(usageError(['apply', 'a.ts', '--force']), /unknown option --force/);

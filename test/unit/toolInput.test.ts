@@ -157,3 +157,18 @@ test('edits need confirmation exactly where the auto-approve rules say no', () =
   // Nothing matching means nothing approved it.
   assert.equal(editNeedsConfirmation('src/app.ts', { 'docs/**': true }), true);
 });
+
+test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse is named', () => {
+  const diff = checkToolInput({ filePath: 'src/a.ts', patch: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,2 +3,2 @@\n x\n-y\n+z\n' });
+  assert.ok(diff.ok);
+  assert.deepEqual(diff.blocks.map((b) => [b.search, b.replace, b.startLine, b.filePath]), [['x\ny', 'x\nz', 3, 'src/a.ts']]);
+  const codex = checkToolInput({ filePath: 'a.py', patch: '*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    pass\n+    return 1\n*** End Patch\n' });
+  assert.ok(codex.ok);
+  assert.deepEqual(codex.blocks[0].hunk, { format: 'apply-patch', anchors: ['def f():'] });
+  assert.match(problems({ filePath: 'a', patch: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n' }), /"patch" holds SEARCH\/REPLACE blocks: put those in "text"/);
+  assert.match(problems({ filePath: 'a', patch: 'prose' }), /"patch" holds no unified diff/);
+  assert.match(problems({ filePath: 'a', patch: '*** Begin Patch\n*** Update File: a\n-x\n' }), /"patch" is malformed: Patch \(line 3\): expected '\*\*\* End Patch'/);
+  assert.match(problems({ filePath: 'a', patch: '*** Begin Patch\n*** Delete File: a\n*** End Patch\n' }), /only `resilient-apply patch` deletes or moves files/);
+  assert.match(problems({ filePath: 'a', text: 'x', patch: 'y' }), /give either "text" or "patch", not both/);
+  assert.match(problems({ filePath: 'a', diff: 'y' }), /unknown field "diff": put a unified diff or apply_patch patch in "patch"/);
+});

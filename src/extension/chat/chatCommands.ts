@@ -8,7 +8,7 @@
 // user sees the new situation instead of an edit at a stale place.
 import * as vscode from 'vscode';
 import { applyBlocks as engineApply } from '../../core/engine';
-import type { SearchReplaceBlock } from '../../core/types';
+import type { HunkInfo, SearchReplaceBlock } from '../../core/types';
 import type { ApplyOutcome, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
 import { labelFor, openTarget } from '../targets';
 import { sharedServices } from './services';
@@ -32,6 +32,8 @@ export interface ChatBlockArg {
   replace: string;
   startLine?: number;
   filePath?: string;
+  /** A diff hunk's header line and @@ anchors (they steer where it goes). */
+  hunk?: HunkInfo;
 }
 
 /** The place a user picked for a block, with the text that was there when the reply was rendered. */
@@ -61,6 +63,7 @@ export function toBlockArg(block: SearchReplaceBlock): ChatBlockArg {
   const arg: ChatBlockArg = { index: block.index, search: block.search, replace: block.replace };
   if (block.startLine !== undefined) arg.startLine = block.startLine;
   if (block.filePath !== undefined) arg.filePath = block.filePath;
+  if (block.hunk !== undefined) arg.hunk = block.hunk;
   return arg;
 }
 
@@ -68,6 +71,7 @@ function fromBlockArg(arg: ChatBlockArg): SearchReplaceBlock {
   const block: SearchReplaceBlock = { index: arg.index, search: arg.search, replace: arg.replace, sourceLine: 0 };
   if (arg.startLine !== undefined) block.startLine = arg.startLine;
   if (arg.filePath !== undefined) block.filePath = arg.filePath;
+  if (arg.hunk !== undefined && typeof arg.hunk === 'object' && arg.hunk !== null) block.hunk = arg.hunk;
   return block;
 }
 

@@ -3,7 +3,8 @@
 // the live buffers through the shared ApplyService, and answers with one outcome line per block, a link
 // to the place, and buttons that apply through the chat commands (which re-validate on click).
 import * as vscode from 'vscode';
-import { BlockParseError, containsBlocks, parseBlocks } from '../../core/parser';
+import { containsEdits, editBlocks, parseEdits } from '../../core/edits';
+import { BlockParseError } from '../../core/parser';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
 import type { BatchPlan, MatchedPart } from '../applyService';
 import { labelFor, refusalFor } from '../targets';
@@ -65,17 +66,17 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
   const input: GatheredInput = { sources: [], targets: [], notes: [] };
   if (request.command === 'clipboard') {
     const text = await vscode.env.clipboard.readText();
-    if (containsBlocks(text)) input.sources.push({ name: 'the clipboard', text });
+    if (containsEdits(text)) input.sources.push({ name: 'the clipboard', text });
     else input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');
   }
   const prompt = promptWithoutReferences(request);
-  if (containsBlocks(prompt)) input.sources.push({ name: 'your message', text: prompt });
+  if (containsEdits(prompt)) input.sources.push({ name: 'your message', text: prompt });
   // References come last-in-prompt first; read them in prompt order.
   for (const ref of [...request.references].reverse()) {
     if (token.isCancellationRequested) break;
     const value = ref.value;
     if (typeof value === 'string') {
-      if (containsBlocks(value)) input.sources.push({ name: 'an attachment', text: value });
+      if (containsEdits(value)) input.sources.push({ name: 'an attachment', text: value });
       continue;
     }
     const uri = value instanceof vscode.Uri ? value : value instanceof vscode.Location ? value.uri : undefined;
@@ -87,7 +88,7 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
     }
     const text = value instanceof vscode.Location ? document.getText(value.range) : document.getText();
     const name = value instanceof vscode.Location ? `the selection in ${labelFor(uri)}` : labelFor(uri);
-    if (containsBlocks(text)) input.sources.push({ name, text, uri });
+    if (containsEdits(text)) input.sources.push({ name, text, uri });
     else input.targets.push(uri);
   }
   return input;
@@ -113,7 +114,7 @@ function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; e
   const errors: string[] = [];
   for (const source of sources) {
     try {
-      for (const block of parseBlocks(source.text)) {
+      for (const block of editBlocks(parseEdits(source.text))) {
         // Renumber across sources so "block 3" means the same thing everywhere in the reply.
         blocks.push({ ...block, index: blocks.length + 1 });
       }

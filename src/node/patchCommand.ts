@@ -1,0 +1,436 @@
+// `resilient-apply patch`: applies a multi-file unified diff or apply_patch patch (updates, new files,
+// deletions, moves) under a root folder, all files or none. Every file's new content is computed first
+// through the same engine as `apply`; only when every hunk of every file places are files written, and
+// if a write fails, the files already written are put back as they were.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatName } from '../core/edits';
+import { applyEdits } from '../core/hunkPlacement';
+import { BlockParseError } from '../core/parser';
+import { FileChange, parsePatch } from '../core/patchParser';
+import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
+import { jsonRequested } from './args';
+import { languageIdFor } from './paths';
+import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './textFile';
+
+export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]';
+
+export const PATCH_USAGE = `${PATCH_SYNOPSIS}
+
+Applies a unified diff (git diff, diff -u, a model's diff) or an apply_patch patch (*** Begin Patch)
+to the files it names, under --root (default: the current folder): changes, new files, deletions and
+moves. All files or none: every hunk must place (same matching as "apply") before any file is
+written, and a failed write puts back the files already written. Paths that leave the root, also
+through a symbolic link, are refused. Exit codes as for "apply". --json prints one object:
+  {status, message, files: [{path, action, to, status, message, content, blocks: [...]}]}
+  action: update | add | delete | move; "content" only with --dry-run when applied.
+`;
+
+const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
+
+interface PatchArgs {
+  source?: string;
+  root: string;
+  json: boolean;
+  dryRun: boolean;
+}
+
+/** Input the user has to fix: status invalid, exit 3. */
+export class PatchInputError extends Error {}
+
+type Action = 'update' | 'add' | 'delete' | 'move';
+
+interface JsonFile {
+  path: string;
+  action: Action;
+  to?: string;
+  status: BlockOutcome['status'];
+  message?: string;
+  content?: string;
+  blocks: Record<string, unknown>[];
+}
+
+interface JsonPatchReport {
+  status: BatchStatus;
+  message: string;
+  files: JsonFile[];
+}
+
+function parsePatchArgs(argv: readonly string[]): PatchArgs {
+  const args: PatchArgs = { root: '.', json: false, dryRun: false };
+  let rootSeen = false;
+  for (let k = 0; k < argv.length; k++) {
+    const arg = argv[k];
+    if (arg === '--json') args.json = true;
+    else if (arg === '--dry-run') args.dryRun = true;
+    else if (arg === '--root' || arg.startsWith('--root=')) {
+      const value = arg === '--root' ? argv[++k] : arg.slice('--root='.length);
+      if (value === undefined || value === '' || value.startsWith('--')) throw new PatchInputError('usage error: --root needs a folder');
+      if (rootSeen) throw new PatchInputError('usage error: --root given twice');
+      rootSeen = true;
+      args.root = value;
+    } else if (arg.startsWith('--')) {
+      throw new PatchInputError(`usage error: unknown option ${arg.split('=')[0]} for "patch"\n\nUsage: ${PATCH_SYNOPSIS}`);
+    } else if (args.source !== undefined) {
+      throw new PatchInputError(`usage error: expected one patch file, got ${args.source} and ${arg}`);
+    } else {
+      args.source = arg;
+    }
+  }
+  return args;
+}
+
+/** Runs the command; always reports (one JSON object with --json) and returns the exit code. */
+export async function runPatchCommand(argv: readonly string[]): Promise<number> {
+  const wantsJson = jsonRequested(argv);
+  try {
+    const args = parsePatchArgs(argv);
+    return report(await patch(args), args.json);
+  } catch (error) {
+    if (error instanceof PatchInputError || error instanceof BlockParseError || error instanceof TextFileError) {
+      return report({ status: 'invalid', message: error.message, files: [] }, wantsJson);
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    return report({ status: 'invalid', message: `internal error: ${reason}; nothing was changed`, files: [] }, wantsJson);
+  }
+}
+
+function report(json: JsonPatchReport, asJson: boolean): number {
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
+    (json.status === 'invalid' ? process.stderr : process.stdout).write(message);
+  }
+  return EXIT_CODES[json.status];
+}
+
+async function readInput(source: string | undefined): Promise<{ text: string; name: string }> {
+  const fromStdin = source === undefined || source === '-';
+  const name = fromStdin ? 'stdin' : source!;
+  let bytes: Buffer;
+  if (fromStdin) {
+    if (process.stdin.isTTY) throw new PatchInputError('usage error: no patch: pass a patch file or pipe the patch on stdin');
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    bytes = Buffer.concat(chunks);
+  } else {
+    try {
+      bytes = fs.readFileSync(name);
+    } catch (error) {
+      throw new PatchInputError(`cannot read the patch from ${name}: ${(error as Error).message}`);
+    }
+  }
+  return { text: decodeText(bytes, `the patch from ${name}`).text, name };
+}
+
+// ---- paths under the root ---------------------------------------------------------------------------
+
+function inside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel !== '' && !rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel);
+}
+
+/**
+ * The absolute path of a file the patch names, refusing any path that leaves the root: lexically (`..`,
+ * absolute paths elsewhere) or through a symbolic link on the way (each existing folder and the file
+ * itself are resolved with realpath before deciding).
+ */
+export function resolveUnderRoot(root: string, name: string): string {
+  if (name.includes('\0')) throw new PatchInputError(`the patch names a path with a NUL character: ${JSON.stringify(name)}`);
+  const absolute = path.resolve(root, name);
+  if (!inside(root, absolute)) throw new PatchInputError(`${name} is outside the root ${root}; nothing was changed`);
+  let current = root;
+  for (const segment of path.relative(root, absolute).split(path.sep)) {
+    current = path.join(current, segment);
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(current);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') break;
+      if (code === 'ENOTDIR') throw new PatchInputError(`${name}: ${path.relative(root, path.dirname(current))} is not a folder; nothing was changed`);
+      throw new PatchInputError(`cannot access ${name}: ${(error as Error).message}`);
+    }
+    if (stat.isSymbolicLink()) {
+      let real: string;
+      try {
+        real = fs.realpathSync(current);
+      } catch {
+        throw new PatchInputError(`${name}: ${path.relative(root, current)} is a symbolic link to nothing; nothing was changed`);
+      }
+      if (!inside(root, real) && real !== root) {
+        throw new PatchInputError(`${name} leads outside the root ${root} through the symbolic link ${path.relative(root, current)} (to ${real}); nothing was changed`);
+      }
+    }
+  }
+  return absolute;
+}
+
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---- planning -----------------------------------------------------------------------------------------
+
+/** One file's change, computed but not written. */
+interface PlannedFile {
+  json: JsonFile;
+  result?: ApplyResult;
+  /** The write to do when every file placed. */
+  write?: PlannedWrite;
+}
+
+/** What to write; `original` is the file as read (mtime checked again before overwriting). */
+export type PlannedWrite =
+  | { kind: 'update'; display: string; original: TextFile; content: string }
+  | { kind: 'add'; display: string; target: string; content: string }
+  | { kind: 'delete'; display: string; target: string }
+  | { kind: 'move'; display: string; original: TextFile; source: string; target: string; content: string };
+
+function actionOf(change: FileChange): Action {
+  return change.kind === 'update' && change.moveTo !== undefined ? 'move' : change.kind;
+}
+
+/** Content of an added file from its single block (the patch's lines, '\n'-joined). */
+function addedContent(change: FileChange): string {
+  const text = change.blocks.map((b) => b.replace).join('\n');
+  if (text === '' && change.blocks.every((b) => b.replace === '')) return '';
+  return change.noFinalNewline ? text : `${text}\n`;
+}
+
+function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
+  const block: Record<string, unknown> = { index: outcome.index, status: outcome.status };
+  if (outcome.tier !== undefined) block.tier = outcome.tier;
+  if (outcome.range) block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
+  if (outcome.score !== undefined) block.score = outcome.score;
+  if (!outcome.range) {
+    block.candidates = outcome.candidates.map((c) => ({ startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text, ...(c.note !== undefined ? { note: c.note } : {}) }));
+  }
+  if (outcome.notes.length > 0) block.notes = outcome.notes;
+  if (outcome.truncated) block.truncated = true;
+  return block;
+}
+
+function planFile(root: string, change: FileChange, claimed: Map<string, string>): PlannedFile {
+  if (change.path === undefined) {
+    throw new PatchInputError(
+      `Patch (line ${change.sourceLine}): hunk ${change.blocks[0]?.index ?? 1} has no file header (--- a/<path> / +++ b/<path>), so there is no file to apply it to; ` +
+      'add the header, or apply it to one file with "resilient-apply apply <file> --blocks <patch>"');
+  }
+  const name = change.path;
+  const json: JsonFile = { path: name, action: actionOf(change), status: 'applied', blocks: [] };
+  if (change.moveTo !== undefined) json.to = change.moveTo;
+  const target = resolveUnderRoot(root, name);
+  const claim = (p: string, label: string) => {
+    const key = fs.existsSync(p) ? fs.realpathSync(p) : p;
+    const previous = claimed.get(key);
+    if (previous !== undefined) throw new PatchInputError(`the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`);
+    claimed.set(key, `${change.kind} on line ${change.sourceLine}`);
+  };
+  claim(target, name);
+
+  if (change.kind === 'delete') {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(target);
+    } catch {
+      throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
+    }
+    if (stat.isDirectory()) throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which is a folder; nothing was changed`);
+    return { json, write: { kind: 'delete', display: name, target } };
+  }
+  if (change.kind === 'add') {
+    if (exists(target)) throw new PatchInputError(`the patch adds ${name} (line ${change.sourceLine}), which already exists; nothing was changed`);
+    const content = addedContent(change);
+    json.content = content;
+    return { json, write: { kind: 'add', display: name, target, content } };
+  }
+
+  const file = readTextFile(target);
+  if (!file) throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
+  let destination: string | undefined;
+  if (change.moveTo !== undefined) {
+    destination = resolveUnderRoot(root, change.moveTo);
+    if (exists(destination)) throw new PatchInputError(`the patch moves ${name} to ${change.moveTo}, which already exists; nothing was changed`);
+    claim(destination, change.moveTo);
+  }
+  let content = file.text;
+  let result: ApplyResult | undefined;
+  if (change.blocks.length > 0) {
+    result = applyEdits(file.text, change.blocks, { fileName: name, languageId: languageIdFor(name) });
+    json.status = result.status;
+    json.message = result.message;
+    json.blocks = result.blocks.map(outcomeJson);
+    if (result.status !== 'applied') return { json, result };
+    content = result.content ?? file.text;
+  }
+  json.content = content;
+  const write: PlannedWrite = destination !== undefined
+    ? { kind: 'move', display: `${name} -> ${change.moveTo}`, original: file, source: target, target: destination, content }
+    : { kind: 'update', display: name, original: file, content };
+  return { json, result, write };
+}
+
+/** Merges several sections for the same file (models repeat a header) into one batch. */
+function mergeSections(files: FileChange[]): FileChange[] {
+  const out: FileChange[] = [];
+  for (const change of files) {
+    const same = out.find((c) => c.kind === 'update' && change.kind === 'update' && c.moveTo === undefined && change.moveTo === undefined && c.path === change.path && c.path !== undefined);
+    if (same) same.blocks.push(...change.blocks);
+    else out.push({ ...change, blocks: [...change.blocks] });
+  }
+  return out;
+}
+
+async function patch(args: PatchArgs): Promise<JsonPatchReport> {
+  let root: string;
+  try {
+    root = fs.realpathSync(args.root);
+    if (!fs.statSync(root).isDirectory()) throw new Error('not a folder');
+  } catch (error) {
+    throw new PatchInputError(`--root ${args.root} is not a folder (${(error as Error).message})`);
+  }
+  const input = await readInput(args.source);
+  const parsed = parsePatch(input.text);
+  if (!parsed || parsed.files.length === 0) {
+    throw new PatchInputError(`no patch found in ${input.name} (expected a unified diff with "--- a/<path>" / "+++ b/<path>" / "@@" lines, or "*** Begin Patch" ... "*** End Patch")`);
+  }
+  const claimed = new Map<string, string>();
+  const planned = mergeSections(parsed.files).map((change) => planFile(root, change, claimed));
+  const files = planned.map((p) => p.json);
+  const failed = planned.find((p) => p.json.status !== 'applied');
+  const kind = formatName(parsed.format);
+  if (failed) {
+    for (const p of planned) {
+      delete p.json.content;
+      if (p.json.status === 'applied') p.json.status = 'pending';
+    }
+    const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
+    const message = [`Nothing was changed: the ${kind} does not apply to every file.`, ...reasons].join('\n\n');
+    return { status: failed.json.status as BatchStatus, message, files };
+  }
+  const summary = planned.map((p) => `- ${describeWrite(p.write!)}${p.result ? `: ${p.result.message}` : ''}`).join('\n');
+  if (args.dryRun) {
+    return { status: 'applied', message: `The ${kind} would change ${planned.length} file${planned.length === 1 ? '' : 's'} (dry run, nothing written):\n${summary}`, files };
+  }
+  for (const f of files) delete f.content;
+  commitWrites(planned.map((p) => p.write!));
+  return { status: 'applied', message: `Applied the ${kind} to ${planned.length} file${planned.length === 1 ? '' : 's'}:\n${summary}`, files };
+}
+
+function describeWrite(w: PlannedWrite): string {
+  switch (w.kind) {
+    case 'update': return `updated ${w.display}`;
+    case 'add': return `added ${w.display}`;
+    case 'delete': return `deleted ${w.display}`;
+    case 'move': return `moved ${w.display}`;
+  }
+}
+
+// ---- writing, all or nothing ------------------------------------------------------------------------------
+
+/** How to undo one completed write. */
+type Undo = () => void;
+
+function originalBytes(file: TextFile): Buffer {
+  const body = Buffer.from(file.text, 'utf8');
+  return file.bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
+}
+
+/** Puts bytes back at a path (temp file + rename), with the given mode. */
+function restore(target: string, bytes: Buffer, mode: number): void {
+  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.restore`);
+  fs.writeFileSync(temp, bytes, { mode });
+  fs.chmodSync(temp, mode);
+  fs.renameSync(temp, target);
+}
+
+/** Folders that creating `file` would add (outermost first), to remove them again on rollback. */
+function missingFolders(file: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.dirname(file); !fs.existsSync(dir); dir = path.dirname(dir)) out.unshift(dir);
+  return out;
+}
+
+function removeCreated(file: string, folders: string[]): void {
+  fs.rmSync(file, { force: true });
+  for (const dir of [...folders].reverse()) {
+    try {
+      fs.rmdirSync(dir);
+    } catch {
+      // Not empty (something else was put there): leave it.
+    }
+  }
+}
+
+function writeOne(w: PlannedWrite): Undo {
+  switch (w.kind) {
+    case 'update': {
+      const bytes = originalBytes(w.original);
+      writeTextFile(w.original, w.content, w.display);
+      return () => restore(w.original.realPath, bytes, w.original.mode);
+    }
+    case 'add': {
+      const folders = missingFolders(w.target);
+      createTextFile(w.target, w.content);
+      return () => removeCreated(w.target, folders);
+    }
+    case 'delete': {
+      const stat = fs.lstatSync(w.target);
+      const link = stat.isSymbolicLink() ? fs.readlinkSync(w.target) : undefined;
+      const bytes = link === undefined ? fs.readFileSync(w.target) : undefined;
+      fs.unlinkSync(w.target);
+      return () => (link !== undefined ? fs.symlinkSync(link, w.target) : restore(w.target, bytes!, stat.mode & 0o7777));
+    }
+    case 'move': {
+      const bytes = originalBytes(w.original);
+      const folders = missingFolders(w.target);
+      createTextFile(w.target, w.content);
+      try {
+        fs.chmodSync(w.target, w.original.mode);
+        fs.unlinkSync(w.source);
+      } catch (error) {
+        removeCreated(w.target, folders);
+        throw error;
+      }
+      return () => {
+        restore(w.source, bytes, w.original.mode);
+        removeCreated(w.target, folders);
+      };
+    }
+  }
+}
+
+/**
+ * Performs the writes in order. If one fails, the ones already done are undone (newest first) and a
+ * PatchInputError says what failed and whether everything was put back.
+ */
+export function commitWrites(writes: readonly PlannedWrite[]): void {
+  const done: { w: PlannedWrite; undo: Undo }[] = [];
+  for (const w of writes) {
+    try {
+      done.push({ w, undo: writeOne(w) });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const problems: string[] = [];
+      for (const { w: previous, undo } of done.reverse()) {
+        try {
+          undo();
+        } catch (undoError) {
+          problems.push(`${describeWrite(previous)} could not be undone (${undoError instanceof Error ? undoError.message : String(undoError)})`);
+        }
+      }
+      const restored = problems.length === 0
+        ? `nothing was changed${done.length > 0 ? ` (the ${done.length} file change${done.length === 1 ? '' : 's'} already made ${done.length === 1 ? 'was' : 'were'} undone)` : ''}`
+        : `and restoring failed: ${problems.join('; ')}; check those files`;
+      throw new PatchInputError(`Writing failed (${describeWrite(w)}: ${reason}); ${restored}.`);
+    }
+  }
+}
