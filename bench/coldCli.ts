@@ -21,11 +21,21 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function timeProcess(args: string[]): { ms: number; status: number | null } {
-  const t = performance.now();
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Wall-clock ms, CPU ms (user + system, from the shell's `times` for its child: what the process cost
+ * whatever else the machine was doing) and the exit status of one fresh process.
+ */
+function timeProcess(args: string[]): { ms: number; cpuMs: number; status: number | null } {
   // stdout to /dev/null: a --dry-run --json answer holds the whole new content (megabytes at 100k lines).
-  const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'ignore'] });
-  return { ms: performance.now() - t, status: result.status };
+  const script = `${[process.execPath, ...args].map(quote).join(' ')} >/dev/null 2>&1; s=$?; times; exit $s`;
+  const t = performance.now();
+  const result = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+  const ms = performance.now() - t;
+  const children = result.stdout.trim().split('\n').pop() ?? '';
+  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return { ms, cpuMs: (secs[0] + secs[1]) * 1000, status: result.status };
 }
 
 function blockText(search: string[], replace: string[]): string {
@@ -56,6 +66,7 @@ function main(): void {
         const blocks = path.join(dir, `${name.replace(/\W+/g, '-')}.txt`);
         fs.writeFileSync(blocks, text);
         const extra: number[] = [];
+        const extraCpu: number[] = [];
         const floors: number[] = [];
         let status: number | null = null;
         for (let i = 0; i < RUNS; i++) {
@@ -64,11 +75,12 @@ function main(): void {
           status = run.status;
           floors.push(floor.ms);
           extra.push(run.ms - floor.ms);
+          extraCpu.push(run.cpuMs - floor.cpuMs);
         }
         const budget = BUDGETS[name];
         const beyond = median(extra);
         const verdict = status !== expectStatus ? `exit ${status}, expected ${expectStatus}` : budget === undefined ? '' : beyond <= budget ? 'PASS' : 'OVER';
-        rows.push([name, median(floors).toFixed(1), beyond.toFixed(1), budget === undefined ? '-' : `<= ${budget}`, verdict]);
+        rows.push([name, median(floors).toFixed(1), beyond.toFixed(1), median(extraCpu).toFixed(0), budget === undefined ? '-' : `<= ${budget}`, verdict]);
       }
     }
   } finally {
@@ -76,7 +88,8 @@ function main(): void {
   }
   console.log('');
   console.log(`Cold CLI runs (node dist/cli.js apply --dry-run --json, ${RUNS} fresh processes each, median; floor = node -e 0 run just before)`);
-  const header = ['input', 'node -e 0 ms', 'beyond floor ms', 'budget ms', ''];
+  console.log(`cpu: user+system time of the process beyond the floor's (10 ms resolution); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  const header = ['input', 'node -e 0 ms', 'beyond floor ms', 'cpu beyond ms', 'budget ms', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) console.log('  ' + row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
 }
