@@ -63,7 +63,7 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
     assert.match(tool.description, /ambiguous/);
     assert.match(tool.description, /closest real text/);
     const schema = tool.inputSchema as { properties: Record<string, unknown>; required: string[] };
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['blocks', 'filePath', 'text']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['blocks', 'filePath', 'patch', 'text']);
     assert.deepEqual(schema.required, ['filePath']);
     assert.ok(tool.tags.includes('edit'));
   });
