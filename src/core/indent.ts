@@ -17,7 +17,17 @@ export type IndentMap =
    * Measured in columns (SEARCH's tabs `searchWidth` wide, the file's `fileWidth` wide):
    * file column = (SEARCH column * num + offset) / den, written with tabs when the file's lines use them.
    */
-  | { kind: 'columns'; searchWidth: number; fileWidth: number; num: number; den: number; offset: number; tabs: boolean };
+  | {
+      kind: 'columns';
+      searchWidth: number;
+      fileWidth: number;
+      num: number;
+      den: number;
+      offset: number;
+      tabs: boolean;
+      /** A prefix every SEARCH line carries, removed before counting columns. */
+      strip?: string;
+    };
 
 export const IDENTITY: IndentMap = { kind: 'identity' };
 
@@ -66,17 +76,27 @@ function allowedRatio(num: number, den: number): boolean {
   return false;
 }
 
-/** The columns relation at these tab widths that fits every pair, if any. */
+/**
+ * The columns relation at these tab widths that fits every pair, if any. Distinct indentations on one
+ * side must be distinct depths at its tab width (a file that writes "\t" and 4 spaces for two levels,
+ * Perl style, is not read at width 4, where they would be one level).
+ */
 function fitColumns(
   leads: ReadonlyArray<readonly [string, string]>,
   searchWidth: number,
   fileWidth: number,
   tabs: boolean,
+  strip: string,
 ): IndentMap | undefined {
   const byS = new Map<number, number>();
+  const sLead = new Map<number, string>();
+  const fLead = new Map<number, string>();
   for (const [s, d] of leads) {
     const sc = columns(s, searchWidth);
     const fc = columns(d, fileWidth);
+    if ((sLead.get(sc) ?? s) !== s || (fLead.get(fc) ?? d) !== d) return undefined;
+    sLead.set(sc, s);
+    fLead.set(fc, d);
     const known = byS.get(sc);
     if (known === undefined) byS.set(sc, fc);
     else if (known !== fc) return undefined;
@@ -96,7 +116,9 @@ function fitColumns(
   }
   const offset = byS.get(lo)! * den - lo * num;
   for (const [sc, fc] of byS) if (fc * den !== sc * num + offset) return undefined;
-  return { kind: 'columns', searchWidth, fileWidth, num, den, offset, tabs };
+  const map: IndentMap = { kind: 'columns', searchWidth, fileWidth, num, den, offset, tabs };
+  if (strip) map.strip = strip;
+  return map;
 }
 
 /** One relation that holds for every pair, or undefined when the indentation is inconsistent. */
@@ -114,24 +136,46 @@ export function deriveIndentMap(leads: ReadonlyArray<readonly [string, string]>)
     const prefix = s0.slice(0, s0.length - d0.length);
     if (leads.every(([s, d]) => s === prefix + d)) return { kind: 'remove', prefix };
   }
+  // Equal SEARCH indentation maps to equal file indentation and back (a one-to-one relation).
+  const forward = new Map<string, string>();
+  const backward = new Map<string, string>();
+  for (const [s, d] of leads) {
+    if ((forward.get(s) ?? d) !== d || (backward.get(d) ?? s) !== s) return undefined;
+    forward.set(s, d);
+    backward.set(d, s);
+  }
   const fileTabs = leads.some(([, d]) => d.includes('\t'));
-  const searchTabs = leads.some(([s]) => s.includes('\t'));
-  const fileWidths = fileTabs ? TAB_WIDTHS : [0];
-  const searchWidths = searchTabs ? TAB_WIDTHS : [0];
-  let scaled: IndentMap | undefined;
-  for (const fw of fileWidths) {
-    for (const sw of searchWidths) {
-      // Without tabs on a side its width does not matter; REPLACE's tabs there count as the other side's.
-      const fileWidth = fw || sw || 4;
-      const searchWidth = sw || fileWidth;
-      const fit = fitColumns(leads, searchWidth, fileWidth, fileTabs);
-      if (!fit || fit.kind !== 'columns') continue;
-      // A plain shift (tabs vs spaces at one width) beats a rescale that also fits.
-      if (fit.num === fit.den) return fit;
-      scaled ??= fit;
+  // SEARCH lines may share a prefix the relation strips first: the space a numbered view put after
+  // "12:" in front of tab-indented code ("12: \tcode"), which a tab swallows when counting columns.
+  let common = leads[0][0];
+  for (const [s] of leads) while (!s.startsWith(common)) common = common.slice(0, -1);
+  const strips = [...new Set(['', common.slice(0, leadingSpaces(common)), common])];
+  let best: { map: IndentMap; rank: number } | undefined;
+  for (const strip of strips) {
+    const stripped = strip ? leads.map(([s, d]) => [s.slice(strip.length), d] as const) : leads;
+    const searchTabs = stripped.some(([s]) => s.includes('\t'));
+    for (const fw of fileTabs ? TAB_WIDTHS : [0]) {
+      for (const sw of searchTabs ? TAB_WIDTHS : [0]) {
+        // Tabs on both sides are read at one width (one editor shows both).
+        if (fw && sw && fw !== sw) continue;
+        // Without tabs on a side its width does not matter; REPLACE's tabs there count as the other side's.
+        const fileWidth = fw || sw || 4;
+        const searchWidth = sw || fileWidth;
+        const fit = fitColumns(stripped, searchWidth, fileWidth, fileTabs, strip);
+        if (!fit || fit.kind !== 'columns') continue;
+        // Tabs vs spaces at one width beats the same with a shift, which beats a rescale.
+        const rank = (fit.num === fit.den ? 0 : 2) + (fit.offset === 0 ? 0 : 1) + (strip ? 0.5 : 0);
+        if (!best || rank < best.rank) best = { map: fit, rank };
+      }
     }
   }
-  return scaled;
+  return best?.map;
+}
+
+function leadingSpaces(s: string): number {
+  let n = 0;
+  while (n < s.length && s.charCodeAt(n) === 32) n++;
+  return n;
 }
 
 /** Whether `map` relates this pair. */
@@ -177,7 +221,8 @@ export function bestIndentMap(leads: ReadonlyArray<readonly [string, string]>): 
 }
 
 function mappedColumns(map: Extract<IndentMap, { kind: 'columns' }>, lead: string): number {
-  return Math.round((columns(lead, map.searchWidth) * map.num + map.offset) / map.den);
+  const own = map.strip && lead.startsWith(map.strip) ? lead.slice(map.strip.length) : lead;
+  return Math.round((columns(own, map.searchWidth) * map.num + map.offset) / map.den);
 }
 
 /** The file-side indentation for a REPLACE line indented `lead` that no SEARCH line shares. */

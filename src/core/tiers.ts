@@ -532,7 +532,9 @@ function describeNormalisations(
   if (at('trailing-whitespace') && pairs.some(([s, d]) => trailing(s) !== trailing(d))) {
     notes.push('matched after ignoring trailing whitespace');
   }
-  if (occ.indent.kind !== 'identity') {
+  // The space after a line-number separator is removed as a common prefix: part of the prefix, not news.
+  const numberSpace = occ.lineNumbersStripped && occ.indent.kind === 'remove' && occ.indent.prefix === ' ';
+  if (occ.indent.kind !== 'identity' && !numberSpace) {
     const what = occ.indent.kind === 'columns' && occ.indent.num === occ.indent.den ? 'tabs vs spaces' : describeIndentMap(occ.indent);
     notes.push(`matched after normalising indentation (${what})`);
   }
