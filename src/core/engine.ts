@@ -14,8 +14,9 @@ import {
   Tier,
 } from './types';
 import { DocLines, splitBlockLines } from './lines';
-import { Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
+import { IndentMiss, Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
 import { buildReplacement, relateRegion, ReplacementLine } from './transform';
+import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
 import { findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
@@ -236,25 +237,49 @@ function placeOccurrence(batch: Batch, block: SearchReplaceBlock, occ: Occurrenc
     searchLines: occ.searchLines,
     pairs: occ.searchLines.map((_, k) => [k, k] as const),
     indent: occ.indent,
-    quotes: occ.quotes,
     lineNumbersStripped: occ.lineNumbersStripped,
     restoredTags: occ.restoredTags,
   });
 }
 
-/** The REPLACE lines written into a region that is not a tier 1-9 occurrence (fuzzy or chosen). */
-function placeLooseRegion(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, s: number, e: number): Placement {
+function regionLines(batch: Batch, s: number, e: number): string[] {
   const doc = batch.working;
   const fileLines: string[] = [];
   for (let i = s; i < e; i++) fileLines.push(doc.line(i));
+  return fileLines;
+}
+
+/**
+ * Why a fuzzy region cannot take the block automatically: the lines SEARCH pairs with are indented by
+ * no one relation (see indent.ts). Undefined when one relation fits.
+ */
+function looseIndentConflict(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, s: number, e: number): string | undefined {
+  if (isEmptySearch(block.search)) return undefined;
+  const rel = relateRegion(spec.lines, regionLines(batch, s, e));
+  if (rel.indent) return undefined;
+  return indentDisagreement(batch, rel.disagree.map((f) => s + f));
+}
+
+function indentDisagreement(batch: Batch, lines: readonly number[]): string {
+  const numbers = lines.map((l) => batch.range(l, l + 1).startLine);
+  const which = numbers.length === 1 ? `line ${numbers[0]}` : `lines ${numbers.join(', ')}`;
+  return `the indentation of ${which} disagrees with SEARCH's: no single indentation shift or rescale maps SEARCH onto these lines`;
+}
+
+/**
+ * The REPLACE lines written into a region that is not a tier 1-9 occurrence (fuzzy or chosen). The
+ * indentation relation is the one every paired line follows, else (a place the user chose) the one
+ * most of them follow.
+ */
+function placeLooseRegion(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, s: number, e: number): Placement {
+  const fileLines = regionLines(batch, s, e);
   const searchLines = isEmptySearch(block.search) ? [] : spec.lines;
   const rel = relateRegion(searchLines, fileLines);
   return placeRegion(batch, block, s, e, {
     fileLines,
     searchLines,
     pairs: rel.pairs,
-    indent: rel.indent,
-    quotes: rel.quotes,
+    indent: rel.indent ?? rel.bestIndent,
     lineNumbersStripped: false,
     restoredTags: [],
   });
@@ -268,13 +293,37 @@ function placeRegion(
   rel: Omit<Parameters<typeof buildReplacement>[0], 'replaceLines' | 'keepTrailingWhitespace' | 'preserveQuoteStyle'>,
 ): Placement {
   if (block.replace === '') return { start: s, end: e, lines: [], remove: true };
+  const text = batch.working.text;
   const lines = buildReplacement({
     ...rel,
     replaceLines: replaceLinesOf(block),
     keepTrailingWhitespace: batch.settings.markdown,
     preserveQuoteStyle: batch.settings.preserveQuoteStyle,
+    fileHas: (ch) => text.includes(ch),
   });
   return { start: s, end: e, lines, remove: false };
+}
+
+/**
+ * SEARCH matched these windows line for line except for indentation no one relation explains (a body
+ * at its header's depth, lines collapsed to one depth): a near miss, each window a candidate.
+ */
+function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, misses: readonly IndentMiss[]): Evaluation {
+  const outcome = outcomeOf(block.index);
+  const searchText = spec.lines.join('\n');
+  for (const miss of misses.slice(0, batch.settings.maxCandidates)) {
+    const detail = miss.lines
+      .slice(0, 3)
+      .map((l) => `line ${batch.range(l.line, l.line + 1).startLine} has ${describeLead(l.file)} in the file, ${describeLead(l.search)} in SEARCH`)
+      .join('; ');
+    const c = batch.candidate(miss.start, miss.end, 0, `indentation disagrees: ${detail}`);
+    c.score = similarity(searchText, c.text);
+    outcome.candidates.push(c);
+  }
+  outcome.notes.push(
+    'SEARCH matches these lines only with inconsistent indentation: no single indentation shift or rescale maps every SEARCH line onto its line, so it was not applied (indentation can change what code means); copy the indentation from the lines above',
+  );
+  return { outcome };
 }
 
 function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
@@ -387,6 +436,8 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     }
   }
 
+  if (matcher.indentMisses.size > 0) return indentMissOutcome(batch, block, spec, [...matcher.indentMisses.values()]);
+
   // SEARCH found only inside lines: not a match, but the whole lines are the obvious candidates.
   const partial = matcher.findPartial();
   if (partial.length > 0) {
@@ -417,12 +468,14 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     outcome.notes.push('the fuzzy search stopped at its work cap; closer matches may exist');
   }
   const best = windows[0];
+  let indentConflict: string | undefined;
   if (
     best &&
     settings.fuzzyApply !== undefined &&
     !fuzzy.truncated &&
     best.score >= settings.fuzzyApply &&
-    (windows.length < 2 || best.score - windows[1].score >= FUZZY_APPLY_MARGIN)
+    (windows.length < 2 || best.score - windows[1].score >= FUZZY_APPLY_MARGIN) &&
+    !(indentConflict = looseIndentConflict(batch, block, spec, best.start, best.end))
   ) {
     outcome.status = 'applied';
     outcome.tier = 'fuzzy';
@@ -432,7 +485,8 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
-  if (best && settings.fuzzyApply !== undefined) {
+  if (indentConflict) outcome.notes.push(`best fuzzy candidate not applied: ${indentConflict}`);
+  else if (best && settings.fuzzyApply !== undefined) {
     outcome.notes.push(
       best.score < settings.fuzzyApply
         ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`

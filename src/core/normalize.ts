@@ -111,8 +111,12 @@ export function unicodeDifferences(a: string, b: string): UnicodeKind[] {
 
 // ---- line-number prefixes -------------------------------------------------------------------------
 
-/** `12 | code`, `12: code`, `12→code`, cat -n `    12\tcode`. The space after the separator is part of it. */
-const LINE_NUMBER_RE = /^[ \t]*\d+(?:[ \t]?[|\u2502\u2192:][ ]?|\t)/;
+/**
+ * `12 | code`, `12: code`, `12→code`, cat -n `    12\tcode`. A space after the separator stays with the
+ * line: every numbered line then carries it, and the indentation relation removes it as a common prefix
+ * (views such as `12→code` put none there, so taking one would cut into the code's indentation).
+ */
+const LINE_NUMBER_RE = /^[ \t]*\d+(?:[ \t]?[|\u2502\u2192:]|\t)/;
 
 /** The line without a numbered-view prefix, or undefined when it has none. */
 export function stripLineNumber(line: string): string | undefined {

@@ -77,10 +77,13 @@ function opensAt(text: string, i: number): boolean {
 
 /**
  * A function bringing a changed REPLACE line into the file's quote style, or undefined when there is
- * nothing to do. `aligned` are the SEARCH/file quote pairs of the match; `fileText` is the matched
+ * nothing to do; `editable` limits it to the characters the model wrote (not those taken from the file). `aligned` are the SEARCH/file quote pairs of the match; `fileText` is the matched
  * region (for files whose quotes SEARCH never mentioned, e.g. straight REPLACE quotes in curly prose).
  */
-export function quoteStyler(aligned: QuotePairs, fileText: string): ((line: string) => string) | undefined {
+export function quoteStyler(
+  aligned: QuotePairs,
+  fileText: string,
+): ((line: string, editable?: (index: number) => boolean) => string) | undefined {
   // Classes of SEARCH characters: the straight ones by character, curly ones by family.
   const classOf = (ch: string) => (isStraight(ch) ? ch : `curly-${quoteFamily(ch)}`);
   const seen = new Map<string, string[]>();
@@ -114,13 +117,13 @@ export function quoteStyler(aligned: QuotePairs, fileText: string): ((line: stri
   const identity = [...targets].every(([key, t]) => (isStraight(key) ? !t.curly && STRAIGHT[t.family] === key : false));
   if (targets.size === 0 || identity) return undefined;
 
-  return (line: string) => {
+  return (line: string, editable?: (index: number) => boolean) => {
     let out = '';
     for (let i = 0; i < line.length; i++) {
       const ch = line[i];
       const family = quoteFamily(ch);
       const target = family ? targets.get(classOf(ch)) : undefined;
-      if (!target) {
+      if (!target || (editable && !editable(i))) {
         out += ch;
         continue;
       }

@@ -26,7 +26,7 @@ import {
   unicodeDifferences,
   UnicodeKind,
 } from './normalize';
-import { deriveIndentMap, deriveIndentMapLoose, describeIndentMap, IndentMap, leadPairs } from './indent';
+import { bestIndentMap, deriveIndentMap, describeIndentMap, IndentMap } from './indent';
 import { alignQuotes, QuotePairs, quotesDiffer } from './quotes';
 
 /** The tiers this module decides (fuzzy is tier 10, elsewhere). */
@@ -68,6 +68,14 @@ export interface Occurrence {
   restoredTags: string[];
   /** What had to be normalised, e.g. "matched after normalising indentation (tabs vs spaces)". */
   notes: string[];
+}
+
+/** A window whose lines match at some tier except that no one indentation relation maps SEARCH onto it. */
+export interface IndentMiss {
+  start: number;
+  end: number;
+  /** The lines whose indentation disagrees with the relation most lines follow (0-based document lines). */
+  lines: Array<{ line: number; search: string; file: string }>;
 }
 
 export interface PartialMatch {
@@ -264,6 +272,8 @@ export class Matcher {
   private readonly hitKeys: Record<string, Map<number, string>> = {};
   private wordHits: number[] | undefined;
   private everything: number[] | undefined;
+  /** Windows rejected because SEARCH's indentation does not map consistently onto them, by start line. */
+  readonly indentMisses = new Map<number, IndentMiss>();
 
   /** useAnchors=false verifies every window (the reference the anchored search must agree with). */
   constructor(
@@ -428,15 +438,29 @@ export class Matcher {
     const searchLines = chosen.map((a) => a.text);
     const pairs = searchLines.map((l, k) => [l, this.doc.line(s + k)] as const);
     let indent: IndentMap = { kind: 'identity' };
-    const rank = LINE_TIERS.indexOf(tier);
-    if (rank >= LINE_TIERS.indexOf('indentation')) {
-      const leads = leadPairs(pairs);
-      if (tier === 'whitespace') indent = deriveIndentMapLoose(leads);
-      else {
-        const strict = deriveIndentMap(leads);
-        if (!strict) return undefined;
-        indent = strict;
+    if (LINE_TIERS.indexOf(tier) >= LINE_TIERS.indexOf('indentation')) {
+      // One relation for every non-blank line, at every tier from here on (spacing between tokens is
+      // forgiven by the whitespace tier, leading indentation never beyond this relation).
+      const rows: number[] = [];
+      const leads: Array<[string, string]> = [];
+      pairs.forEach(([sl, dl], k) => {
+        if (isBlank(sl) || isBlank(dl)) return;
+        rows.push(k);
+        leads.push([leadingWhitespace(sl), leadingWhitespace(dl)]);
+      });
+      const strict = deriveIndentMap(leads);
+      if (!strict) {
+        if (!this.indentMisses.has(s)) {
+          const { disagree } = bestIndentMap(leads);
+          this.indentMisses.set(s, {
+            start: s,
+            end: s + searchLines.length,
+            lines: disagree.map((i) => ({ line: s + rows[i], search: leads[i][0], file: leads[i][1] })),
+          });
+        }
+        return undefined;
       }
+      indent = strict;
     }
     const quotes = alignQuotes(pairs);
     if (!quotes) return undefined;
@@ -508,11 +532,11 @@ function describeNormalisations(
   if (at('trailing-whitespace') && pairs.some(([s, d]) => trailing(s) !== trailing(d))) {
     notes.push('matched after ignoring trailing whitespace');
   }
-  if (occ.indent.kind !== 'identity') {
-    const what = occ.indent.kind === 'columns' ? 'tabs vs spaces' : describeIndentMap(occ.indent);
+  // The space after a line-number separator is removed as a common prefix: part of the prefix, not news.
+  const numberSpace = occ.lineNumbersStripped && occ.indent.kind === 'remove' && occ.indent.prefix === ' ';
+  if (occ.indent.kind !== 'identity' && !numberSpace) {
+    const what = occ.indent.kind === 'columns' && occ.indent.num === occ.indent.den ? 'tabs vs spaces' : describeIndentMap(occ.indent);
     notes.push(`matched after normalising indentation (${what})`);
-  } else if (occ.tier === 'whitespace' && pairs.some(([s, d]) => !isBlank(s) && leadingWhitespace(s) !== leadingWhitespace(d))) {
-    notes.push('matched after normalising indentation');
   }
   const q = quotesDiffer(occ.quotes);
   if (q.curly || q.swapped) {

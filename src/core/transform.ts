@@ -1,14 +1,18 @@
 // Replacement transforms: REPLACE lines that stand unchanged from SEARCH are written back as the
-// file's own lines, byte for byte (the file's quotes, dashes, spacing survive untouched). Changed and
-// new lines are brought into the file's style the way the match was normalised: the same indentation
-// shift (tabs stay tabs), the file's quote characters, no trailing whitespace (except in Markdown).
-// Line endings are the caller's business (it joins the lines). Nothing here interprets `$`.
+// file's own lines, byte for byte. A changed REPLACE line that pairs with a SEARCH line is merged at
+// token level (merge.ts): what it kept from SEARCH is written with the file's characters, only what the
+// model changed comes from REPLACE. Indentation of changed and new lines goes through the match's one
+// indentation relation (indent.ts); under the identity relation REPLACE's indentation is written as
+// given. Text the model wrote follows the file's look-alike conventions (quote pair, no special spaces
+// or zero-width characters the file does not have); trailing whitespace it added is dropped (not in
+// Markdown). Line endings are the caller's business (it joins the lines). Nothing here interprets `$`.
 
 import { alignEqual, alignLines } from './align';
-import { conformIndent, deriveIndentMapLoose, IndentMap, indentStyle, leadPairs, mapIndent } from './indent';
-import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, restoreSomeTags, stripLineNumber, tokenKey, trimEndWs } from './normalize';
-import { alignQuotes, QuotePairs, quoteStyler } from './quotes';
+import { bestIndentMap, deriveIndentMap, IndentMap, leadPairs, mapIndent } from './indent';
+import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, quoteChars, restoreSomeTags, stripLineNumber, tokenKey, trimEndWs, trimWs } from './normalize';
+import { alignQuotes, quoteStyler } from './quotes';
 import { similarity } from './fuzzy';
+import { mergeLine, Piece, tokenizeLine } from './merge';
 
 export interface ReplacementInput {
   /** The file's lines in the placed region (contents, no line breaks). */
@@ -18,9 +22,8 @@ export interface ReplacementInput {
   /** [SEARCH line index, fileLines index] pairs that correspond (1:1 for tiers 1-9). */
   pairs: ReadonlyArray<readonly [number, number]>;
   replaceLines: readonly string[];
+  /** The match's indentation relation (SEARCH -> file). */
   indent: IndentMap;
-  /** Aligned [SEARCH quote, file quote] characters of the match. */
-  quotes: QuotePairs;
   /** SEARCH carried line-number prefixes; REPLACE lines lose theirs too. */
   lineNumbersStripped: boolean;
   /** Sanitised tags (short forms) the match restored; REPLACE gets them restored too. */
@@ -28,6 +31,8 @@ export interface ReplacementInput {
   /** Markdown: trailing whitespace is meaningful (hard line breaks). */
   keepTrailingWhitespace: boolean;
   preserveQuoteStyle: boolean;
+  /** Whether the document contains this character (special spaces the model wrote follow the file). */
+  fileHas?: (ch: string) => boolean;
 }
 
 export interface ReplacementLine {
@@ -50,40 +55,152 @@ export function prepareReplaceLines(
   });
 }
 
+/** Changed lines this similar to a SEARCH line of the same stretch are merged with it. */
+const PAIR_LINE_SCORE = 0.5;
+/** Above this many line pairs in one changed stretch, lines pair by position only. */
+const MAX_PAIRING_CELLS = 2_500;
+
 /**
- * A three-way merge at line level: the changes SEARCH -> REPLACE are carried onto the file's region.
- * Sync points are SEARCH lines that correspond to a file line and stand unchanged in REPLACE. Between
- * two sync points, a stretch REPLACE left alone is written as the file's own lines (even where SEARCH
- * and the file disagree, e.g. a line SEARCH invented or garbled in a fuzzy match); a stretch REPLACE
- * changed is written from REPLACE, its unchanged lines again taken from the file where they pair.
+ * Pair changed REPLACE lines [r1, r2) with changed SEARCH lines [s1, s2) in order, maximising the summed
+ * similarity of pairs that reach PAIR_LINE_SCORE.
+ */
+function pairChanged(replace: readonly string[], search: readonly string[], r1: number, r2: number, s1: number, s2: number): Map<number, number> {
+  const out = new Map<number, number>();
+  const n = r2 - r1;
+  const m = s2 - s1;
+  if (n <= 0 || m <= 0) return out;
+  const score = (r: number, s: number) => {
+    const a = trimWs(replace[r]);
+    const b = trimWs(search[s]);
+    if (a === '' || b === '') return 0;
+    const v = similarity(foldUnicode(foldQuotes(a)), foldUnicode(foldQuotes(b)));
+    return v >= PAIR_LINE_SCORE ? v : 0;
+  };
+  if (n * m > MAX_PAIRING_CELLS) {
+    for (let k = 0; k < Math.min(n, m); k++) if (score(r1 + k, s1 + k) > 0) out.set(r1 + k, s1 + k);
+    return out;
+  }
+  const w = m + 1;
+  const best = new Float64Array((n + 1) * w);
+  const sc = new Float64Array(n * m);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      const v = (sc[i * m + j] = score(r1 + i, s1 + j));
+      const take = v > 0 ? best[(i + 1) * w + j + 1] + v : 0;
+      best[i * w + j] = Math.max(take, best[(i + 1) * w + j], best[i * w + j + 1]);
+    }
+  }
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    const v = sc[i * m + j];
+    if (v > 0 && best[i * w + j] === best[(i + 1) * w + j + 1] + v) {
+      out.set(r1 + i, s1 + j);
+      i++;
+      j++;
+    } else if (best[(i + 1) * w + j] >= best[i * w + j + 1]) i++;
+    else j++;
+  }
+  return out;
+}
+
+const SPECIAL_SPACE_RE = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
+const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+
+/**
+ * A three-way merge at line level, then at token level: the changes SEARCH -> REPLACE are carried onto
+ * the file's region. Sync points are SEARCH lines that correspond to a file line and stand unchanged in
+ * REPLACE. Between two sync points, a stretch REPLACE left alone is written as the file's own lines
+ * (even where SEARCH and the file disagree, e.g. a line SEARCH invented or garbled in a fuzzy match); a
+ * stretch REPLACE changed is written from REPLACE: its unchanged lines again taken from the file where
+ * they pair, its changed lines merged with the SEARCH line they pair with (merge.ts), new lines as
+ * written, each with indentation through the match's relation.
  */
 export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   const replace = prepareReplaceLines(input.replaceLines, input.lineNumbersStripped, input.restoredTags);
+  const search = input.searchLines;
   const keep = input.keepTrailingWhitespace;
   const key = keep ? (l: string) => l : trimEndWs;
   const fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
   const replaceOf = new Map<number, number>();
-  for (const [r, s] of alignEqual(replace.map(key), input.searchLines.map(key))) replaceOf.set(s, r);
+  for (const [r, s] of alignEqual(replace.map(key), search.map(key))) replaceOf.set(s, r);
 
-  const style = keep ? 'unknown' : indentStyle(input.fileLines);
-  const width = input.indent.kind === 'columns' ? input.indent.width : 4;
-  const styleQuotes = input.preserveQuoteStyle ? quoteStyler(input.quotes, input.fileLines.join('\n')) : undefined;
-  const restyle = (line: string): ReplacementLine => {
+  // SEARCH indentation -> the file's, as the matched lines show it (first pair wins in a mixed file).
+  const leadOf = new Map<string, string>();
+  const linePairs: Array<readonly [string, string]> = [];
+  for (const [si, fi] of input.pairs) {
+    const sl = search[si];
+    const fl = input.fileLines[fi];
+    linePairs.push([sl, fl]);
+    if (isBlank(sl) || isBlank(fl)) continue;
+    const ls = leadingWhitespace(sl);
+    if (!leadOf.has(ls)) leadOf.set(ls, leadingWhitespace(fl));
+  }
+  const mapLead = (lead: string) => leadOf.get(lead) ?? mapIndent(input.indent, lead);
+
+  // The quote relation of the matched lines (the same at every tier, so the written text does not
+  // depend on which tier matched, e.g. on the file's line endings).
+  let styleQuotes: ReturnType<typeof quoteStyler> | undefined;
+  let stylerReady = false;
+  const styler = () => {
+    if (!stylerReady) {
+      stylerReady = true;
+      if (input.preserveQuoteStyle) {
+        const withQuotes = linePairs.filter(([a, b]) => quoteChars(a).length === quoteChars(b).length);
+        styleQuotes = quoteStyler(alignQuotes(withQuotes) ?? [], input.fileLines.join('\n'));
+      }
+    }
+    return styleQuotes;
+  };
+  const fileHas = input.fileHas ?? ((ch: string) => input.fileLines.some((l) => l.includes(ch)));
+  const conformFresh = (text: string) => {
+    let out = text;
+    if (/[^\x00-\x7F]/.test(out)) {
+      out = out.replace(SPECIAL_SPACE_RE, (ch) => (fileHas(ch) ? ch : ' '));
+      out = out.replace(ZERO_WIDTH_RE, (ch) => (fileHas(ch) ? ch : ''));
+    }
+    return out;
+  };
+  /** Lead + pieces -> one line, the model's pieces brought into the file's conventions. */
+  const assemble = (lead: string, pieces: Piece[], trailing: Piece): ReplacementLine => {
+    const all = [...pieces];
+    if (trailing.text !== '' && (!trailing.fresh || keep)) all.push(trailing);
+    let text = lead;
+    const fresh: Array<[number, number]> = [];
+    for (const p of all) {
+      const t = p.fresh ? conformFresh(p.text) : p.text;
+      if (p.fresh) fresh.push([text.length, text.length + t.length]);
+      text += t;
+    }
+    const quotes = fresh.length ? styler() : undefined;
+    if (quotes) text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));
+    return { text };
+  };
+  const newLine = (line: string): ReplacementLine => {
     if (isBlank(line)) return { text: keep ? line : '' };
     const lead = leadingWhitespace(line);
-    let rest = line.slice(lead.length);
-    if (styleQuotes) rest = styleQuotes(rest);
-    if (!keep) rest = trimEndWs(rest);
-    return { text: conformIndent(mapIndent(input.indent, lead), style, width) + rest };
+    const rest = line.slice(lead.length);
+    const body = keep ? rest : trimEndWs(rest);
+    return assemble(mapLead(lead), [{ text: body, fresh: true }], { text: '', fresh: true });
+  };
+  const mergedLine = (r: number, s: number, f: number): ReplacementLine => {
+    const line = replace[r];
+    if (isBlank(line)) return { text: keep ? line : '' };
+    const rt = tokenizeLine(line);
+    const st = tokenizeLine(search[s]);
+    const ft = tokenizeLine(input.fileLines[f]);
+    const lead = rt.lead === st.lead ? ft.lead : mapLead(rt.lead);
+    const { body, trailing } = mergeLine(st, ft, rt, alignEqual, !input.preserveQuoteStyle);
+    return assemble(lead, body, trailing);
   };
 
   const syncs: Array<[number, number, number]> = [[-1, -1, -1]];
-  for (let s = 0; s < input.searchLines.length; s++) {
+  for (let s = 0; s < search.length; s++) {
     const f = fileOf.get(s);
     const r = replaceOf.get(s);
     if (f !== undefined && r !== undefined) syncs.push([s, f, r]);
   }
-  syncs.push([input.searchLines.length, input.fileLines.length, replace.length]);
+  syncs.push([search.length, input.fileLines.length, replace.length]);
 
   const out: ReplacementLine[] = [];
   for (let i = 0; i + 1 < syncs.length; i++) {
@@ -101,10 +218,31 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
       const r = replaceOf.get(s);
       if (r !== undefined) searchOf.set(r, s);
     }
+    // Changed lines pair with changed SEARCH lines between the same unchanged neighbours.
+    const changed = new Map<number, number>();
+    let rs = r1 + 1;
+    let ss = s1 + 1;
+    const flush = (rEnd: number, sEnd: number) => {
+      for (const [r, s] of pairChanged(replace, search, rs, rEnd, ss, sEnd)) changed.set(r, s);
+    };
+    for (let r = r1 + 1; r < r2; r++) {
+      const s = searchOf.get(r);
+      if (s === undefined) continue;
+      flush(r, s);
+      rs = r + 1;
+      ss = s + 1;
+    }
+    flush(r2, s2);
     for (let r = r1 + 1; r < r2; r++) {
       const s = searchOf.get(r);
       const f = s === undefined ? undefined : fileOf.get(s);
-      out.push(f !== undefined ? { text: input.fileLines[f], fileLine: f } : restyle(replace[r]));
+      if (f !== undefined) {
+        out.push({ text: input.fileLines[f], fileLine: f });
+        continue;
+      }
+      const sc = changed.get(r);
+      const fc = sc === undefined ? undefined : fileOf.get(sc);
+      out.push(sc !== undefined && fc !== undefined ? mergedLine(r, sc, fc) : newLine(replace[r]));
     }
   }
   return out;
@@ -126,7 +264,7 @@ const SAME_LINE_SCORE = 0.8;
 export function relateRegion(
   searchLines: readonly string[],
   fileLines: readonly string[],
-): { pairs: Array<[number, number]>; indent: IndentMap; quotes: QuotePairs } {
+): { pairs: Array<[number, number]>; indent: IndentMap | undefined; bestIndent: IndentMap; disagree: number[] } {
   const sk = searchLines.map(looseKey);
   const fk = fileLines.map(looseKey);
   // Near-equal pairing costs a similarity per DP cell; only for regions of ordinary size.
@@ -136,8 +274,9 @@ export function relateRegion(
     fk,
     (a, b) => a.length > 0 && b.length > 0 && (a === b || (near && similarity(a, b) >= SAME_LINE_SCORE)),
   );
-  const linePairs = pairs.map(([s, f]) => [searchLines[s], fileLines[f]] as const);
-  const indent = deriveIndentMapLoose(leadPairs(linePairs));
-  const quotes = alignQuotes(pairs.filter(([s, f]) => sk[s] === fk[f]).map(([s, f]) => [searchLines[s], fileLines[f]] as const)) ?? [];
-  return { pairs, indent, quotes };
+  const nonBlank = pairs.filter(([s, f]) => !isBlank(searchLines[s]) && !isBlank(fileLines[f]));
+  const leads = leadPairs(nonBlank.map(([s, f]) => [searchLines[s], fileLines[f]] as const));
+  const indent = deriveIndentMap(leads);
+  const best = indent ? { map: indent, disagree: [] } : bestIndentMap(leads);
+  return { pairs, indent, bestIndent: best.map, disagree: best.disagree.map((i) => nonBlank[i][1]) };
 }

@@ -41,10 +41,12 @@ describe('indentation of changed lines', () => {
     );
   });
 
-  test('an exact match in a tab file: a new line the model wrote with spaces becomes tabs', () => {
+  test('an exact match (identity relation): a new line keeps the indentation the model wrote', () => {
+    // Issue 13: under the identity relation REPLACE's leading whitespace is written byte for byte
+    // (this used to be re-expressed through a guessed tab width).
     const doc = 'func g() {\n\tx := 1\n}\n';
     const out = content(doc, '\tx := 1', '\tx := 1\n    y := 2');
-    assert.equal(out, 'func g() {\n\tx := 1\n\ty := 2\n}\n');
+    assert.equal(out, 'func g() {\n\tx := 1\n    y := 2\n}\n');
   });
 
   test('comment alignment narrower than a tab survives in a tab file', () => {
@@ -142,12 +144,13 @@ describe('other transforms', () => {
 
   test('REPLACE lines unchanged from SEARCH are the file lines after a whitespace-tier match', () => {
     const doc = 'foo( a, b );\nbar( c );\n';
-    assert.equal(content(doc, 'foo(a, b);\nbar(c);', 'foo(a, b);\nbaz(c);'), 'foo( a, b );\nbaz(c);\n');
+    // The changed line keeps the file's spacing around the tokens REPLACE kept (issue 13).
+    assert.equal(content(doc, 'foo(a, b);\nbar(c);', 'foo(a, b);\nbaz(c);'), 'foo( a, b );\nbaz( c );\n');
   });
 
-  test('unicode dashes on unchanged lines stay', () => {
+  test('unicode dashes on unchanged lines stay, and on changed lines where REPLACE kept them', () => {
     const doc = 'Range 1–10\nNext — line\n';
-    assert.equal(content(doc, 'Range 1-10\nNext - line', 'Range 1-10\nNext - row'), 'Range 1–10\nNext - row\n');
+    assert.equal(content(doc, 'Range 1-10\nNext - line', 'Range 1-10\nNext - row'), 'Range 1–10\nNext — row\n');
   });
 });
 
@@ -197,7 +200,7 @@ describe('building blocks', () => {
   test('deriveIndentMap: prefix, tab width and inconsistency', () => {
     assert.deepEqual(deriveIndentMap([['', '\t'], ['  ', '\t  ']]), { kind: 'add', prefix: '\t' });
     const cols = deriveIndentMap([['    ', '\t'], ['        ', '\t\t']]);
-    assert.deepEqual(cols, { kind: 'columns', width: 4, offset: 0, tabs: true });
+    assert.deepEqual(cols, { kind: 'columns', searchWidth: 4, fileWidth: 4, num: 1, den: 1, offset: 0, tabs: true });
     assert.equal(mapIndent(cols!, '            '), '\t\t\t');
     assert.equal(deriveIndentMap([['', '  '], ['', '    ']]), undefined);
   });
@@ -212,7 +215,6 @@ describe('building blocks', () => {
       ],
       replaceLines: ['one', 'one and a half', 'two'],
       indent: { kind: 'add', prefix: '\t' },
-      quotes: [],
       lineNumbersStripped: false,
       restoredTags: [],
       keepTrailingWhitespace: false,
