@@ -336,12 +336,22 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
   if (!occ) {
     outcome.status = 'ambiguous';
     outcome.candidates = occs.map((o) => batch.candidate(o.start, o.end, 1));
+    const invisible = occs.filter((o) => o.tier !== tier).map(firstLine);
+    if (invisible.length > 0) {
+      outcome.notes.push(
+        `the occurrence${invisible.length === 1 ? '' : 's'} at line${invisible.length === 1 ? '' : 's'} ${invisible.join(', ')} ` +
+          `differ${invisible.length === 1 ? 's' : ''} only in line endings or trailing whitespace, which count as the same text`,
+      );
+    }
     if (hint !== undefined) {
       outcome.notes.push(`line hint ${hint} did not pick a single occurrence within ${settings.lineHintWindow} lines`);
     }
     return { outcome };
   }
   outcome.notes.push(...occ.notes);
+  // An occurrence picked among invisible twins keeps its own tier (a hint may pick the CRLF one).
+  tier = occ.tier;
+  outcome.tier = tier;
   const needsConsent = tier !== 'exact' && tier !== 'line-endings';
   if (needsConsent && !settings.autoApplyNormalized) {
     outcome.status = 'not_found';
@@ -417,12 +427,15 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     outcome.notes.push('the fuzzy search stopped at its work cap; closer matches may exist');
   }
   const best = windows[0];
+  // The best must clearly beat every rival: listed candidates, twins, regions mostly elsewhere.
+  const rival = fuzzy.rival;
+  const twins = best ? windows.filter((w) => w !== best && w.score === best.score) : [];
   if (
     best &&
     settings.fuzzyApply !== undefined &&
     !fuzzy.truncated &&
     best.score >= settings.fuzzyApply &&
-    (windows.length < 2 || best.score - windows[1].score >= FUZZY_APPLY_MARGIN)
+    (!rival || best.score - rival.score >= FUZZY_APPLY_MARGIN)
   ) {
     outcome.status = 'applied';
     outcome.tier = 'fuzzy';
@@ -432,14 +445,30 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
+  if (twins.length > 0) {
+    const where = [best, ...twins].map((w) => batch.range(w.start, w.end)).sort((a, b) => a.startLine - b.startLine);
+    outcome.notes.push(
+      `lines ${where.map((r) => `${r.startLine}-${r.endLine}`).join(' and ')} hold the same text: the closest match is not unique; add lines around SEARCH or a line hint`,
+    );
+  }
   if (best && settings.fuzzyApply !== undefined) {
     outcome.notes.push(
       best.score < settings.fuzzyApply
         ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`
-        : `best fuzzy candidate does not lead the next by ${FUZZY_APPLY_MARGIN}; not applied`,
+        : fuzzy.truncated
+          ? 'the fuzzy search was cut short, so the best candidate is not known to be unique; not applied'
+          : twins.length > 0
+            ? 'the best fuzzy candidate has a twin with the same text; not applied'
+            : `best fuzzy candidate does not lead the next (${rivalText(batch, rival)}) by ${FUZZY_APPLY_MARGIN}; not applied`,
     );
   }
   return { outcome };
+}
+
+function rivalText(batch: Batch, rival: { start: number; end: number; score: number } | undefined): string {
+  if (!rival) return 'none';
+  const r = batch.range(rival.start, rival.end);
+  return `lines ${r.startLine}-${r.endLine}, score ${rival.score.toFixed(2)}`;
 }
 
 function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRange): Evaluation {
