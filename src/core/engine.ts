@@ -94,6 +94,13 @@ class Batch {
     return (this.lines ??= new DocLines(this.text));
   }
 
+  /** Lines of the original as a reader counts them (a final line break starts no line). */
+  get visibleLineCount(): number {
+    const text = this.original.text;
+    if (text === '' || text === '\uFEFF') return 0;
+    return this.original.count - (text.endsWith('\n') ? 1 : 0);
+  }
+
   get workingText(): string {
     return this.text;
   }
@@ -282,6 +289,12 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   const outcome = outcomeOf(block.index);
   const choice = settings.choices[block.index];
   if (choice) return evaluateChoice(batch, block, choice);
+  const badHint = hintProblem(batch, block);
+  if (badHint) {
+    outcome.status = 'invalid';
+    outcome.notes.push(badHint);
+    return { outcome };
+  }
 
   const doc = batch.working;
   if (isEmptySearch(block.search)) {
@@ -306,6 +319,22 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   const found = matcher.findFirst();
   if (found) return decideOccurrences(batch, block, found.tier, found.occurrences);
   return evaluateMiss(batch, block, spec, matcher);
+}
+
+/** Why the block's line hint (its own, else options.lineHint) is no line of the file; undefined when fine. */
+function hintProblem(batch: Batch, block: SearchReplaceBlock): string | undefined {
+  const own = block.startLine !== undefined;
+  const hint = own ? block.startLine : batch.settings.lineHint;
+  if (hint === undefined) return undefined;
+  const what = own ? `the line hint (:start_line:) of block ${block.index}` : 'the lineHint option';
+  if (typeof hint !== 'number' || !Number.isSafeInteger(hint) || hint < 1) {
+    return `${what} is ${typeof hint === 'number' ? String(hint) : JSON.stringify(hint)}, which is not a line number (a whole number from 1)`;
+  }
+  const lines = batch.visibleLineCount;
+  if (hint > Math.max(lines, 1)) {
+    return `${what} is ${hint}, beyond the end of ${batch.settings.fileName}, which has ${lines} line${lines === 1 ? '' : 's'}`;
+  }
+  return undefined;
 }
 
 function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, occs: Occurrence[]): Evaluation {

@@ -3,6 +3,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
+import { BlockParseError, parseBlocks } from '../../src/core/parser';
 import { ApplyOptions, ApplyResult, SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };
@@ -105,5 +106,53 @@ describe('fuzzy twins', () => {
     const r = run(single, [{ search: nearMiss, replace: 'x' }], { fuzzyApply: 0.77 });
     assert.equal(r.status, 'applied');
     assert.deepEqual(r.blocks[0].range, { startLine: 2, endLine: 9 });
+  });
+});
+
+describe('line hints must be lines of the file', () => {
+  const doc = 'x = 1\na\nx = 1\nb\n';
+
+  test(':start_line: with more digits than a safe integer is a parse error naming block and line', () => {
+    const input = ['<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE', '<<<<<<< SEARCH', ':start_line:100000000000000000000000', 'x', '=======', 'y', '>>>>>>> REPLACE', ''].join('\n');
+    assert.throws(
+      () => parseBlocks(input),
+      (e: unknown) =>
+        e instanceof BlockParseError &&
+        e.info.block === 2 &&
+        e.info.line === 7 &&
+        /Block 2 \(line 7\).*'100000000000000000000000'.*too large/.test(e.message),
+    );
+  });
+
+  test('a huge numbered-view prefix strips but gives no hint', () => {
+    const input = ['<<<<<<< SEARCH', '100000000000000000000000 | x = 1', '=======', 'x = 2', '>>>>>>> REPLACE'].join('\n');
+    const [block] = parseBlocks(input);
+    assert.equal(block.search, 'x = 1');
+    assert.equal(block.startLine, undefined);
+  });
+
+  for (const bad of [1e23, 2.5, 0, -3, Number.NaN, Number.POSITIVE_INFINITY]) {
+    test(`options.lineHint ${bad} is invalid input, nothing applied`, () => {
+      const r = run(doc, [{ search: 'x = 1', replace: 'x = 2' }], { lineHint: bad });
+      assert.equal(r.status, 'invalid');
+      assert.equal(r.content, undefined);
+      assert.match(r.blocks[0].notes[0], /the lineHint option is .*, which is not a line number/);
+      assert.doesNotMatch(r.message, /line hint 1e\+23 picked/);
+    });
+  }
+
+  test('a block hint of 1e23 (from JSON input) is invalid', () => {
+    const r = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 1e23 }]);
+    assert.equal(r.status, 'invalid');
+    assert.match(r.message, /of block 1 is 1e\+23, which is not a line number/);
+  });
+
+  test('a hint beyond the last line is invalid and names the file length', () => {
+    const r = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 5 }], { fileName: 'a.py' });
+    assert.equal(r.status, 'invalid');
+    assert.match(r.message, /is 5, beyond the end of a\.py, which has 4 lines/);
+    const last = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 4 }]);
+    assert.equal(last.status, 'applied');
+    assert.deepEqual(last.blocks[0].range, { startLine: 3, endLine: 3 });
   });
 });
