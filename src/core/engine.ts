@@ -13,7 +13,8 @@ import {
   TextEdit,
   Tier,
 } from './types';
-import { DocLines, splitBlockLines } from './lines';
+import { DocLines, LineView, splitBlockLines } from './lines';
+import { LineArray } from './lineArray';
 import { Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
 import { buildReplacement, relateRegion, ReplacementLine } from './transform';
 import { LineLedger, TextLedger } from './ledger';
@@ -72,26 +73,42 @@ interface Evaluation {
   placement?: Placement;
 }
 
+/** From this many blocks on, the working text is a LineArray (see lineArray.ts) rather than one string. */
+const LARGE_BATCH = 16;
+
 /** The state of a batch in progress: the working text and its relation to the original. */
 class Batch {
   readonly original: DocLines;
   readonly ledger = new LineLedger();
   private readonly textLedger: TextLedger;
-  private text: string;
-  private lines: DocLines | undefined;
+  private lines: DocLines | LineArray;
 
   constructor(
     text: string,
     readonly settings: Settings,
+    private readonly large: boolean,
   ) {
     this.original = new DocLines(text);
     this.textLedger = new TextLedger(text);
-    this.text = text;
     this.lines = this.original;
   }
 
-  get working(): DocLines {
-    return (this.lines ??= new DocLines(this.text));
+  get working(): LineView {
+    return this.lines;
+  }
+
+  /** The working text for the whole-text Matcher. */
+  get matchDoc(): DocLines {
+    return this.lines instanceof LineArray ? this.lines.toDocLines() : this.lines;
+  }
+
+  /** Tiers 1-9, through the line index when the batch is large. */
+  findFirst(spec: SearchSpec): { tier: Tier; occurrences: Occurrence[]; matcher?: Matcher } {
+    const quick = this.lines instanceof LineArray ? this.lines.findInvisibleTiers(spec) : undefined;
+    if (quick) return quick;
+    const matcher = new Matcher(this.matchDoc, spec);
+    const found = matcher.findFirst();
+    return found ? { ...found, matcher } : { tier: 'fuzzy', occurrences: [], matcher };
   }
 
   /** Lines of the original as a reader counts them (a final line break starts no line). */
@@ -102,7 +119,7 @@ class Batch {
   }
 
   get workingText(): string {
-    return this.text;
+    return this.lines.text;
   }
 
   /** ORIGINAL line range (1-based inclusive) and offsets of working lines [s, e), with the working text. */
@@ -128,13 +145,12 @@ class Batch {
   /** Write a placement into the working text and record it. */
   apply(p: Placement, block: number): void {
     const doc = this.working;
-    const text = this.text;
     let from: number;
     let to: number;
     let insert: string;
     if (p.fill) {
       from = doc.start(0);
-      to = text.length;
+      to = doc.length;
       const eol = doc.dominantEol();
       insert = p.lines.length === 0 ? '' : p.lines.map((l) => l.text).join(eol) + eol;
     } else if (p.remove) {
@@ -143,7 +159,7 @@ class Batch {
         to = doc.start(p.end);
       } else {
         from = p.start > 0 ? doc.contentEnd(p.start - 1) : doc.start(0);
-        to = text.length;
+        to = doc.length;
       }
       insert = '';
     } else {
@@ -156,9 +172,14 @@ class Batch {
       : p.remove
         ? 0
         : p.lines.length;
-    this.text = text.slice(0, from) + insert + text.slice(to);
     this.textLedger.place(from, to, insert);
-    this.lines = undefined;
+    if (this.lines instanceof DocLines && this.large) this.lines = new LineArray(this.lines.text);
+    if (this.lines instanceof LineArray) {
+      this.lines.replace(from, to, insert);
+    } else {
+      const text = this.lines.text;
+      this.lines = this.lines.withEdit(text.slice(0, from) + insert + text.slice(to), from, to, insert);
+    }
     this.ledger.place(p.start, p.end, p.fill ? Math.max(newLen, 1) : newLen, insert.length - (to - from), block);
   }
 
@@ -173,7 +194,7 @@ class Batch {
   }
 }
 
-function joinPlacement(doc: DocLines, p: Placement): string {
+function joinPlacement(doc: LineView, p: Placement): string {
   const regionLen = p.end - p.start;
   const eol = doc.eol(p.start) || doc.dominantEol();
   let out = '';
@@ -315,10 +336,9 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   }
 
   const spec = prepareSearch(block.search);
-  const matcher = new Matcher(doc, spec);
-  const found = matcher.findFirst();
-  if (found) return decideOccurrences(batch, block, found.tier, found.occurrences);
-  return evaluateMiss(batch, block, spec, matcher);
+  const found = batch.findFirst(spec);
+  if (found.occurrences.length > 0) return decideOccurrences(batch, block, found.tier, found.occurrences);
+  return evaluateMiss(batch, block, spec, found.matcher ?? new Matcher(batch.matchDoc, spec));
 }
 
 /** Why the block's line hint (its own, else options.lineHint) is no line of the file; undefined when fine. */
@@ -411,7 +431,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
         const a = Math.min(o.start, ...edits.map((x) => x.origStart));
         const b = Math.max(o.end, ...edits.map((x) => x.origEnd));
         const w = batch.ledger.toWorking(a, b);
-        const blocks = [...new Set(edits.flatMap((x) => x.blocks))];
+        const blocks = [...new Set(edits.flatMap((x) => x.blocks))].sort((x, y) => x - y);
         const who = blocks.length === 1 ? `block ${blocks[0]}` : `blocks ${blocks.join(', ')}`;
         const note = `block ${block.index} quotes lines that ${who} replaced`;
         if (!outcome.notes.includes(note)) outcome.notes.push(note);
@@ -520,11 +540,11 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
   const w = batch.ledger.toWorking(startLine - 1, endLine);
   const spec = prepareSearch(block.search);
   if (!isEmptySearch(block.search)) {
-    const found = new Matcher(batch.working, spec).findFirst();
-    const occ = found?.occurrences.find((o) => o.start === w.start && o.end === w.end);
-    if (found && occ) {
+    const found = batch.findFirst(spec);
+    const occ = found.occurrences.find((o) => o.start === w.start && o.end === w.end);
+    if (occ) {
       outcome.status = 'applied';
-      outcome.tier = found.tier;
+      outcome.tier = occ.tier;
       outcome.score = 1;
       outcome.range = batch.range(w.start, w.end);
       outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`, ...occ.notes);
@@ -547,15 +567,62 @@ export function applyBlocks(
   blocks: readonly SearchReplaceBlock[],
   options: ApplyOptions = {},
 ): ApplyResult {
+  const run = runBatch(documentText, blocks, options, blocks.length >= LARGE_BATCH);
+  for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
+}
+
+/** How long applyBlocksAsync works before it yields to the event loop. */
+const SLICE_MS = 16;
+
+/**
+ * applyBlocks for an editor: the same result, but the work is cut into slices of about 16 ms with a
+ * yield to the event loop between them, so progress can be painted and options.isCancelled can see a
+ * cancellation that arrives meanwhile (e.g. a VS Code CancellationToken).
+ */
+export async function applyBlocksAsync(
+  documentText: string,
+  blocks: readonly SearchReplaceBlock[],
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const run = runBatch(documentText, blocks, options, blocks.length >= LARGE_BATCH);
+  let sliceStart = Date.now();
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) return step.value;
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      sliceStart = Date.now();
+    }
+  }
+}
+
+/**
+ * The batch, one block per step (a generator, so the sync and async entry points share it).
+ * lineArray picks the working-text representation (see lineArray.ts); both give the same results,
+ * which the tests check by running batches both ways.
+ */
+export function* runBatch(
+  documentText: string,
+  blocks: readonly SearchReplaceBlock[],
+  options: ApplyOptions,
+  lineArray: boolean,
+): Generator<void, ApplyResult> {
   const settings = settingsFrom(options);
-  const batch = new Batch(documentText, settings);
+  const batch = new Batch(documentText, settings, lineArray);
   const outcomes: BlockOutcome[] = [];
+  const total = blocks.length;
+  const progressStep = Math.max(1, Math.floor(total / 100));
   let failure: BatchStatus | undefined;
-  for (const block of blocks) {
+  for (let done = 0; done < total; done++) {
+    if (options.isCancelled?.()) return cancelledResult(settings.fileName, outcomes, done, total);
+    const block = blocks[done];
     const { outcome, placement } = evaluateBlock(batch, block);
     if (placement) batch.apply(placement, block.index);
     else failure ??= outcome.status as BatchStatus;
     outcomes.push(outcome);
+    if (options.onProgress && (done === 0 || (done + 1) % progressStep === 0 || done + 1 === total)) {
+      options.onProgress(done + 1, total);
+    }
+    yield;
   }
   if (failure) {
     for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
@@ -569,4 +636,15 @@ export function applyBlocks(
   };
   if (status === 'applied') result.content = batch.workingText;
   return result;
+}
+
+function cancelledResult(fileName: string, outcomes: BlockOutcome[], done: number, total: number): ApplyResult {
+  for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
+  return {
+    status: 'invalid',
+    edits: [],
+    blocks: outcomes,
+    message: `Cancelled after ${done} of ${total} block${total === 1 ? '' : 's'}; nothing was applied to ${fileName}.`,
+    cancelled: { done, total },
+  };
 }
