@@ -18,7 +18,7 @@ import { LineArray } from './lineArray';
 import { Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
 import { buildReplacement, relateRegion, ReplacementLine } from './transform';
 import { LineLedger, TextLedger } from './ledger';
-import { findFuzzyCandidates, similarity } from './fuzzy';
+import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
 
 const DEFAULT_LINE_HINT_WINDOW = 20;
@@ -73,6 +73,9 @@ interface Evaluation {
   placement?: Placement;
 }
 
+/** Fuzzy work (counted operations) one batch may use over all its blocks: four single-search caps. */
+export const BATCH_FUZZY_WORK_CAP = 4 * DEFAULT_FUZZY_WORK_CAP;
+
 /** From this many blocks on, the working text is a LineArray (see lineArray.ts) rather than one string. */
 const LARGE_BATCH = 16;
 
@@ -80,6 +83,8 @@ const LARGE_BATCH = 16;
 class Batch {
   readonly original: DocLines;
   readonly ledger = new LineLedger();
+  /** Fuzzy work the remaining blocks may still use (see evaluateMiss). */
+  fuzzyWorkLeft = BATCH_FUZZY_WORK_CAP;
   private readonly textLedger: TextLedger;
   private lines: DocLines | LineArray;
 
@@ -466,18 +471,28 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   }
 
   // Tier 10: fuzzy candidates; applied only on request, clearly ahead of the rest.
-  const fuzzy = findFuzzyCandidates(doc.allLines(), spec.lines, {
-    maxCandidates: Math.max(settings.maxCandidates, 2),
-    minScore: settings.minScore,
-  });
+  // A batch shares one fuzzy budget (a few single-search caps), so thousands of misses stay bounded.
+  const cap = Math.min(DEFAULT_FUZZY_WORK_CAP, batch.fuzzyWorkLeft);
+  const fuzzy =
+    cap > 0
+      ? findFuzzyCandidates(doc.allLines(), spec.lines, {
+          maxCandidates: Math.max(settings.maxCandidates, 2),
+          minScore: settings.minScore,
+          workCap: cap,
+        })
+      : { windows: [], truncated: true, work: 0 };
+  batch.fuzzyWorkLeft -= fuzzy.work ?? 0;
   const windows = fuzzy.windows;
-  if (fuzzy.truncated) {
+  if (cap <= 0) {
+    outcome.truncated = true;
+    outcome.notes.push('no fuzzy search for this block: the batch used up its fuzzy work budget on earlier near misses');
+  } else if (fuzzy.truncated) {
     outcome.truncated = true;
     outcome.notes.push('the fuzzy search stopped at its work cap; closer matches may exist');
   }
   const best = windows[0];
   // The best must clearly beat every rival: listed candidates, twins, regions mostly elsewhere.
-  const rival = fuzzy.rival;
+  const rival = 'rival' in fuzzy ? fuzzy.rival : undefined;
   const twins = best ? windows.filter((w) => w !== best && w.score === best.score) : [];
   if (
     best &&

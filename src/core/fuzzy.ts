@@ -29,6 +29,8 @@ export interface FuzzyResult {
   windows: FuzzyWindow[];
   /** The work cap stopped the search: closer matches may exist. */
   truncated: boolean;
+  /** Operations counted (see FuzzyOptions.workCap); absent when the search had nothing to do. */
+  work?: number;
   /**
    * The best region's strongest rival: the best-scoring other window that overlaps it by at most half
    * of its lines, whether listed or not (candidates never overlap, so a rival sharing a line with the
@@ -249,7 +251,7 @@ export function findFuzzyCandidates(
     end: pre.nonBlank[w.end - 1] + 1,
     score: w.score,
   });
-  const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated };
+  const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
   if (rival) result.rival = toDoc(rival);
   return result;
 }

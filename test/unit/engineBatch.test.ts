@@ -162,3 +162,23 @@ describe('ledgers agree with a naive model', () => {
     }
   });
 });
+
+describe('a batch of many near misses', () => {
+  test('shares one fuzzy budget: later misses say they got no fuzzy search', () => {
+    const lines = Array.from({ length: 10_000 }, (_, i) => `  const value${i} = compute(${i % 97}, "x${i}");`);
+    const doc = lines.join('\n');
+    const blocks = Array.from({ length: 150 }, (_, b) => ({
+      index: b + 1,
+      sourceLine: 1,
+      search: `  const valu${b} = compute(${b}, "y${b}");\n  const other = ${b};`,
+      replace: 'x',
+    }));
+    const r = applyBlocks(doc, blocks);
+    assert.equal(r.status, 'not_found');
+    assert.ok(r.blocks[0].candidates.length > 0);
+    const last = r.blocks[149];
+    assert.equal(last.truncated, true);
+    assert.match(last.notes.join('\n'), /batch used up its fuzzy work budget/);
+    assert.deepEqual(last.candidates, []);
+  });
+});
