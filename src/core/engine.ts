@@ -102,6 +102,21 @@ class Batch {
     return this.lines;
   }
 
+  /**
+   * similarity() of a candidate, paid from the batch's fuzzy budget (it sorts the bigrams of both
+   * texts). Once the budget is spent, texts longer than 4,000 characters are scored on their first
+   * and last 2,000 characters: the score stays bounded in cost whatever the line lengths.
+   */
+  similarity(a: string, b: string): number {
+    const cost = 8 * (a.length + b.length);
+    if (cost <= this.fuzzyWorkLeft || a.length + b.length <= 8_000) {
+      this.fuzzyWorkLeft -= cost;
+      return similarity(a, b);
+    }
+    const ends = (t: string) => (t.length <= 4_000 ? t : t.slice(0, 2_000) + t.slice(-2_000));
+    return similarity(ends(a), ends(b));
+  }
+
   /** The working text for the whole-text Matcher. */
   get matchDoc(): DocLines {
     return this.lines instanceof LineArray ? this.lines.toDocLines() : this.lines;
@@ -127,9 +142,20 @@ class Batch {
     return this.lines.text;
   }
 
+  /**
+   * Working lines [s, e) in ORIGINAL lines, kept inside the original: a line written after earlier
+   * blocks deleted the end of the file lies past its last line, and is reported on that line.
+   */
+  private toOriginal(s: number, e: number): { start: number; end: number } {
+    const orig = this.ledger.toOriginal(s, e);
+    const count = this.original.count;
+    const start = Math.min(orig.start, count - 1);
+    return { start, end: Math.min(Math.max(orig.end, start + 1), count) };
+  }
+
   /** ORIGINAL line range (1-based inclusive) and offsets of working lines [s, e), with the working text. */
   candidate(s: number, e: number, score: number, note?: string): Candidate {
-    const orig = this.ledger.toOriginal(s, e);
+    const orig = this.toOriginal(s, e);
     const c: Candidate = {
       startLine: orig.start + 1,
       endLine: orig.end,
@@ -143,8 +169,16 @@ class Batch {
   }
 
   range(s: number, e: number): LineRange {
-    const orig = this.ledger.toOriginal(s, e);
+    const orig = this.toOriginal(s, e);
     return { startLine: orig.start + 1, endLine: orig.end };
+  }
+
+  /**
+   * The line break for new lines where the region has none of its own: the working text's, or, once
+   * earlier blocks left it a single line, the original file's (a CRLF file emptied and refilled stays CRLF).
+   */
+  fileEol(): '\n' | '\r\n' {
+    return this.working.count > 1 ? this.working.dominantEol() : this.original.dominantEol();
   }
 
   /** Write a placement into the working text and record it. */
@@ -156,7 +190,7 @@ class Batch {
     if (p.fill) {
       from = doc.start(0);
       to = doc.length;
-      const eol = doc.dominantEol();
+      const eol = this.fileEol();
       insert = p.lines.length === 0 ? '' : p.lines.map((l) => l.text).join(eol) + eol;
     } else if (p.remove) {
       if (doc.has(p.end)) {
@@ -170,7 +204,7 @@ class Batch {
     } else {
       from = doc.start(p.start);
       to = doc.contentEnd(p.end - 1);
-      insert = joinPlacement(doc, p);
+      insert = joinPlacement(doc, p, this.fileEol());
     }
     const newLen = p.fill
       ? p.lines.length + (p.lines.length > 0 ? 1 : 0)
@@ -199,9 +233,9 @@ class Batch {
   }
 }
 
-function joinPlacement(doc: LineView, p: Placement): string {
+function joinPlacement(doc: LineView, p: Placement, fileEol: '\n' | '\r\n'): string {
   const regionLen = p.end - p.start;
-  const eol = doc.eol(p.start) || doc.dominantEol();
+  const eol = doc.eol(p.start) || fileEol;
   let out = '';
   for (let i = 0; i < p.lines.length; i++) {
     const line = p.lines[i];
@@ -443,7 +477,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
         const text = w.end > w.start ? doc.joined(w.start, w.end) : '';
         const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
         if (cand) {
-          cand.score = similarity(spec.lines.join('\n'), text);
+          cand.score = batch.similarity(spec.lines.join('\n'), text);
           outcome.candidates.push(cand);
         }
       }
@@ -459,7 +493,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
       const lineNos = p.partialLines.map((l) => batch.range(l, l + 1).startLine);
       const note = `matched only part of line${lineNos.length === 1 ? '' : 's'} ${lineNos.join(' and ')}`;
       const c = batch.candidate(p.start, p.end, 0, note);
-      c.score = similarity(searchText, c.text);
+      c.score = batch.similarity(searchText, c.text);
       outcome.candidates.push(c);
     }
     outcome.notes.push(
@@ -569,7 +603,7 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
   const doc = batch.working;
   outcome.status = 'applied';
   outcome.tier = 'fuzzy';
-  outcome.score = isEmptySearch(block.search) ? 0 : similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
+  outcome.score = isEmptySearch(block.search) ? 0 : batch.similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
   outcome.range = batch.range(w.start, w.end);
   outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`);
   return { outcome, placement: placeLooseRegion(batch, block, spec, w.start, w.end) };

@@ -182,3 +182,19 @@ describe('a batch of many near misses', () => {
     assert.deepEqual(last.candidates, []);
   });
 });
+
+describe('found by the fuzz run', () => {
+  const B = (index: number, search: string, replace: string): SearchReplaceBlock => ({ index, sourceLine: 1, search, replace });
+
+  test('a CRLF file emptied by one block and refilled by the next stays CRLF', () => {
+    const r = applyBlocks('\r\n  x += 1;\r\n  // ...', [B(1, '\n  x += 1;\n  // ...', ''), B(2, '   ', 'a\nb')]);
+    assert.equal(r.status, 'applied');
+    assert.equal(r.content, 'a\r\nb\r\n');
+  });
+
+  test('a line written after the end of the file was deleted is reported on the last original line', () => {
+    const r = applyBlocks('## Notes 7', [B(1, 'missing', 'x'), B(2, '## Notes 7', ''), B(3, ' ', 'filled')]);
+    assert.equal(r.status, 'not_found');
+    assert.deepEqual(r.blocks[2].range, { startLine: 1, endLine: 1 });
+  });
+});
