@@ -1,0 +1,12 @@
+// A short slice of the engine fuzz run (npm run fuzz is the long one): a fixed seed, a few seconds.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { runFuzz } from '../fuzz/engineFuzz';
+
+test('fuzz slice: parser and applyBlocks keep every invariant (seed 12, up to 3 s)', () => {
+  const lines: string[] = [];
+  const s = runFuzz({ seed: 12, cases: 2_000, seconds: 3, capMs: 2_000, log: (l) => lines.push(l) });
+  assert.ok(s.cases >= 50, `only ${s.cases} cases ran`);
+  assert.deepEqual(s.failures, [], lines.join('\n'));
+  assert.deepEqual(s.slow, [], 'calls over the 2 s CPU cap');
+});
