@@ -480,7 +480,8 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
     blocks.length === 1 &&
     result.status === 'applied' &&
     outcome.tier === 'exact' &&
-    only.replace !== '' &&
+    // A whitespace-only SEARCH is an empty SEARCH (fill an empty file): no inverse of that form.
+    only.replace.trim() !== '' &&
     only.search.trim() !== '' &&
     options.languageId !== 'markdown' &&
     !only.replace.includes('\r') &&
