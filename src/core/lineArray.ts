@@ -18,7 +18,9 @@ import { trimEndWs } from './normalize';
 /** Tiers the index answers for: they differ from exact only in what a model cannot see. */
 const INDEXED_TIERS: readonly Tier[] = ['exact', 'line-endings', 'trailing-whitespace'];
 /** More candidate windows than this for the rarest SEARCH line: the whole-text Matcher is cheaper. */
-const MAX_INDEXED_CANDIDATES = 64;
+const MAX_INDEXED_CANDIDATES = 4_096;
+/** Up to this many candidates each is located with indexOf; more take one pass over all lines. */
+const LOCATE_ONE_BY_ONE = 32;
 
 export class LineArray implements LineView {
   private readonly contents: string[];
@@ -218,9 +220,14 @@ export class LineArray implements LineView {
     }
     if (!rarestSet || rarestSet.size > MAX_INDEXED_CANDIDATES) return undefined;
     const windows = new Set<number>();
-    for (const id of rarestSet) {
-      const s = this.ids.indexOf(id) - rarest;
+    const add = (position: number) => {
+      const s = position - rarest;
       if (s >= 0 && s + m <= n) windows.add(s);
+    };
+    if (rarestSet.size <= LOCATE_ONE_BY_ONE) {
+      for (const id of rarestSet) add(this.ids.indexOf(id));
+    } else {
+      for (let i = 0; i < n; i++) if (rarestSet.has(this.ids[i])) add(i);
     }
     const occurrences: Occurrence[] = [];
     let decisive = INDEXED_TIERS.length;
