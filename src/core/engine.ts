@@ -13,12 +13,13 @@ import {
   TextEdit,
   Tier,
 } from './types';
-import { DocLines, splitBlockLines } from './lines';
+import { DocLines, LineView, splitBlockLines } from './lines';
+import { LineArray } from './lineArray';
 import { IndentMiss, Matcher, Occurrence, prepareSearch, SearchSpec } from './tiers';
 import { buildReplacement, relateRegion, ReplacementLine } from './transform';
 import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
-import { findFuzzyCandidates, similarity } from './fuzzy';
+import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
 
 const DEFAULT_LINE_HINT_WINDOW = 20;
@@ -73,35 +74,89 @@ interface Evaluation {
   placement?: Placement;
 }
 
+/** Fuzzy work (counted operations) one batch may use over all its blocks: four single-search caps. */
+export const BATCH_FUZZY_WORK_CAP = 4 * DEFAULT_FUZZY_WORK_CAP;
+
+/** From this many blocks on, the working text is a LineArray (see lineArray.ts) rather than one string. */
+const LARGE_BATCH = 16;
+
 /** The state of a batch in progress: the working text and its relation to the original. */
 class Batch {
   readonly original: DocLines;
   readonly ledger = new LineLedger();
+  /** Fuzzy work the remaining blocks may still use (see evaluateMiss). */
+  fuzzyWorkLeft = BATCH_FUZZY_WORK_CAP;
   private readonly textLedger: TextLedger;
-  private text: string;
-  private lines: DocLines | undefined;
+  private lines: DocLines | LineArray;
 
   constructor(
     text: string,
     readonly settings: Settings,
+    private readonly large: boolean,
   ) {
     this.original = new DocLines(text);
     this.textLedger = new TextLedger(text);
-    this.text = text;
     this.lines = this.original;
   }
 
-  get working(): DocLines {
-    return (this.lines ??= new DocLines(this.text));
+  get working(): LineView {
+    return this.lines;
+  }
+
+  /**
+   * similarity() of a candidate, paid from the batch's fuzzy budget (it sorts the bigrams of both
+   * texts). Once the budget is spent, texts longer than 4,000 characters are scored on their first
+   * and last 2,000 characters: the score stays bounded in cost whatever the line lengths.
+   */
+  similarity(a: string, b: string): number {
+    const cost = 8 * (a.length + b.length);
+    if (cost <= this.fuzzyWorkLeft || a.length + b.length <= 8_000) {
+      this.fuzzyWorkLeft -= cost;
+      return similarity(a, b);
+    }
+    const ends = (t: string) => (t.length <= 4_000 ? t : t.slice(0, 2_000) + t.slice(-2_000));
+    return similarity(ends(a), ends(b));
+  }
+
+  /** The working text for the whole-text Matcher. */
+  get matchDoc(): DocLines {
+    return this.lines instanceof LineArray ? this.lines.toDocLines() : this.lines;
+  }
+
+  /** Tiers 1-9, through the line index when the batch is large. */
+  findFirst(spec: SearchSpec): { tier: Tier; occurrences: Occurrence[]; matcher?: Matcher } {
+    const quick = this.lines instanceof LineArray ? this.lines.findInvisibleTiers(spec) : undefined;
+    if (quick) return quick;
+    const matcher = new Matcher(this.matchDoc, spec);
+    const found = matcher.findFirst();
+    return found ? { ...found, matcher } : { tier: 'fuzzy', occurrences: [], matcher };
+  }
+
+  /** Lines of the original as a reader counts them (a final line break starts no line). */
+  get visibleLineCount(): number {
+    const text = this.original.text;
+    if (text === '' || text === '\uFEFF') return 0;
+    return this.original.count - (text.endsWith('\n') ? 1 : 0);
   }
 
   get workingText(): string {
-    return this.text;
+    return this.lines.text;
+  }
+
+  /**
+   * Working lines [s, e) in ORIGINAL lines, kept inside the original: a line written after earlier
+   * blocks deleted the end of the file lies past its last line, and is reported on that line.
+   */
+  private toOriginal(s: number, e: number): { start: number; end: number } {
+    const orig = this.ledger.toOriginal(s, e);
+    const count = this.original.count;
+    const start = Math.min(orig.start, count - 1);
+    return { start, end: Math.min(Math.max(orig.end, start + 1), count) };
   }
 
   /** ORIGINAL line range (1-based inclusive) and offsets of working lines [s, e), with the working text. */
   candidate(s: number, e: number, score: number, note?: string): Candidate {
-    const orig = this.ledger.toOriginal(s, e);
+    const orig = this.toOriginal(s, e);
     const c: Candidate = {
       startLine: orig.start + 1,
       endLine: orig.end,
@@ -115,21 +170,28 @@ class Batch {
   }
 
   range(s: number, e: number): LineRange {
-    const orig = this.ledger.toOriginal(s, e);
+    const orig = this.toOriginal(s, e);
     return { startLine: orig.start + 1, endLine: orig.end };
+  }
+
+  /**
+   * The line break for new lines where the region has none of its own: the working text's, or, once
+   * earlier blocks left it a single line, the original file's (a CRLF file emptied and refilled stays CRLF).
+   */
+  fileEol(): '\n' | '\r\n' {
+    return this.working.count > 1 ? this.working.dominantEol() : this.original.dominantEol();
   }
 
   /** Write a placement into the working text and record it. */
   apply(p: Placement, block: number): void {
     const doc = this.working;
-    const text = this.text;
     let from: number;
     let to: number;
     let insert: string;
     if (p.fill) {
       from = doc.start(0);
-      to = text.length;
-      const eol = doc.dominantEol();
+      to = doc.length;
+      const eol = this.fileEol();
       insert = p.lines.length === 0 ? '' : p.lines.map((l) => l.text).join(eol) + eol;
     } else if (p.remove) {
       if (doc.has(p.end)) {
@@ -137,22 +199,27 @@ class Batch {
         to = doc.start(p.end);
       } else {
         from = p.start > 0 ? doc.contentEnd(p.start - 1) : doc.start(0);
-        to = text.length;
+        to = doc.length;
       }
       insert = '';
     } else {
       from = doc.start(p.start);
       to = doc.contentEnd(p.end - 1);
-      insert = joinPlacement(doc, p);
+      insert = joinPlacement(doc, p, this.fileEol());
     }
     const newLen = p.fill
       ? p.lines.length + (p.lines.length > 0 ? 1 : 0)
       : p.remove
         ? 0
         : p.lines.length;
-    this.text = text.slice(0, from) + insert + text.slice(to);
     this.textLedger.place(from, to, insert);
-    this.lines = undefined;
+    if (this.lines instanceof DocLines && this.large) this.lines = new LineArray(this.lines.text);
+    if (this.lines instanceof LineArray) {
+      this.lines.replace(from, to, insert);
+    } else {
+      const text = this.lines.text;
+      this.lines = this.lines.withEdit(text.slice(0, from) + insert + text.slice(to), from, to, insert);
+    }
     this.ledger.place(p.start, p.end, p.fill ? Math.max(newLen, 1) : newLen, insert.length - (to - from), block);
   }
 
@@ -167,9 +234,9 @@ class Batch {
   }
 }
 
-function joinPlacement(doc: DocLines, p: Placement): string {
+function joinPlacement(doc: LineView, p: Placement, fileEol: '\n' | '\r\n'): string {
   const regionLen = p.end - p.start;
-  const eol = doc.eol(p.start) || doc.dominantEol();
+  const eol = doc.eol(p.start) || fileEol;
   let out = '';
   for (let i = 0; i < p.lines.length; i++) {
     const line = p.lines[i];
@@ -331,6 +398,12 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   const outcome = outcomeOf(block.index);
   const choice = settings.choices[block.index];
   if (choice) return evaluateChoice(batch, block, choice);
+  const badHint = hintProblem(batch, block);
+  if (badHint) {
+    outcome.status = 'invalid';
+    outcome.notes.push(badHint);
+    return { outcome };
+  }
 
   const doc = batch.working;
   if (isEmptySearch(block.search)) {
@@ -351,10 +424,25 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   }
 
   const spec = prepareSearch(block.search);
-  const matcher = new Matcher(doc, spec);
-  const found = matcher.findFirst();
-  if (found) return decideOccurrences(batch, block, found.tier, found.occurrences);
-  return evaluateMiss(batch, block, spec, matcher);
+  const found = batch.findFirst(spec);
+  if (found.occurrences.length > 0) return decideOccurrences(batch, block, found.tier, found.occurrences);
+  return evaluateMiss(batch, block, spec, found.matcher ?? new Matcher(batch.matchDoc, spec));
+}
+
+/** Why the block's line hint (its own, else options.lineHint) is no line of the file; undefined when fine. */
+function hintProblem(batch: Batch, block: SearchReplaceBlock): string | undefined {
+  const own = block.startLine !== undefined;
+  const hint = own ? block.startLine : batch.settings.lineHint;
+  if (hint === undefined) return undefined;
+  const what = own ? `the line hint (:start_line:) of block ${block.index}` : 'the lineHint option';
+  if (typeof hint !== 'number' || !Number.isSafeInteger(hint) || hint < 1) {
+    return `${what} is ${typeof hint === 'number' ? String(hint) : JSON.stringify(hint)}, which is not a line number (a whole number from 1)`;
+  }
+  const lines = batch.visibleLineCount;
+  if (hint > Math.max(lines, 1)) {
+    return `${what} is ${hint}, beyond the end of ${batch.settings.fileName}, which has ${lines} line${lines === 1 ? '' : 's'}`;
+  }
+  return undefined;
 }
 
 function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, occs: Occurrence[]): Evaluation {
@@ -385,12 +473,22 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
   if (!occ) {
     outcome.status = 'ambiguous';
     outcome.candidates = occs.map((o) => batch.candidate(o.start, o.end, 1));
+    const invisible = occs.filter((o) => o.tier !== tier).map(firstLine);
+    if (invisible.length > 0) {
+      outcome.notes.push(
+        `the occurrence${invisible.length === 1 ? '' : 's'} at line${invisible.length === 1 ? '' : 's'} ${invisible.join(', ')} ` +
+          `differ${invisible.length === 1 ? 's' : ''} only in line endings or trailing whitespace, which count as the same text`,
+      );
+    }
     if (hint !== undefined) {
       outcome.notes.push(`line hint ${hint} did not pick a single occurrence within ${settings.lineHintWindow} lines`);
     }
     return { outcome };
   }
   outcome.notes.push(...occ.notes);
+  // An occurrence picked among invisible twins keeps its own tier (a hint may pick the CRLF one).
+  tier = occ.tier;
+  outcome.tier = tier;
   const needsConsent = tier !== 'exact' && tier !== 'line-endings';
   if (needsConsent && !settings.autoApplyNormalized) {
     outcome.status = 'not_found';
@@ -421,14 +519,14 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
         const a = Math.min(o.start, ...edits.map((x) => x.origStart));
         const b = Math.max(o.end, ...edits.map((x) => x.origEnd));
         const w = batch.ledger.toWorking(a, b);
-        const blocks = [...new Set(edits.flatMap((x) => x.blocks))];
+        const blocks = [...new Set(edits.flatMap((x) => x.blocks))].sort((x, y) => x - y);
         const who = blocks.length === 1 ? `block ${blocks[0]}` : `blocks ${blocks.join(', ')}`;
         const note = `block ${block.index} quotes lines that ${who} replaced`;
         if (!outcome.notes.includes(note)) outcome.notes.push(note);
         const text = w.end > w.start ? doc.joined(w.start, w.end) : '';
         const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
         if (cand) {
-          cand.score = similarity(spec.lines.join('\n'), text);
+          cand.score = batch.similarity(spec.lines.join('\n'), text);
           outcome.candidates.push(cand);
         }
       }
@@ -446,7 +544,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
       const lineNos = p.partialLines.map((l) => batch.range(l, l + 1).startLine);
       const note = `matched only part of line${lineNos.length === 1 ? '' : 's'} ${lineNos.join(' and ')}`;
       const c = batch.candidate(p.start, p.end, 0, note);
-      c.score = similarity(searchText, c.text);
+      c.score = batch.similarity(searchText, c.text);
       outcome.candidates.push(c);
     }
     outcome.notes.push(
@@ -458,23 +556,36 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   }
 
   // Tier 10: fuzzy candidates; applied only on request, clearly ahead of the rest.
-  const fuzzy = findFuzzyCandidates(doc.allLines(), spec.lines, {
-    maxCandidates: Math.max(settings.maxCandidates, 2),
-    minScore: settings.minScore,
-  });
+  // A batch shares one fuzzy budget (a few single-search caps), so thousands of misses stay bounded.
+  const cap = Math.min(DEFAULT_FUZZY_WORK_CAP, batch.fuzzyWorkLeft);
+  const fuzzy =
+    cap > 0
+      ? findFuzzyCandidates(doc.allLines(), spec.lines, {
+          maxCandidates: Math.max(settings.maxCandidates, 2),
+          minScore: settings.minScore,
+          workCap: cap,
+        })
+      : { windows: [], truncated: true, work: 0 };
+  batch.fuzzyWorkLeft -= fuzzy.work ?? 0;
   const windows = fuzzy.windows;
-  if (fuzzy.truncated) {
+  if (cap <= 0) {
+    outcome.truncated = true;
+    outcome.notes.push('no fuzzy search for this block: the batch used up its fuzzy work budget on earlier near misses');
+  } else if (fuzzy.truncated) {
     outcome.truncated = true;
     outcome.notes.push('the fuzzy search stopped at its work cap; closer matches may exist');
   }
   const best = windows[0];
   let indentConflict: string | undefined;
+  // The best must clearly beat every rival: listed candidates, twins, regions mostly elsewhere.
+  const rival = 'rival' in fuzzy ? fuzzy.rival : undefined;
+  const twins = best ? windows.filter((w) => w !== best && w.score === best.score) : [];
   if (
     best &&
     settings.fuzzyApply !== undefined &&
     !fuzzy.truncated &&
     best.score >= settings.fuzzyApply &&
-    (windows.length < 2 || best.score - windows[1].score >= FUZZY_APPLY_MARGIN) &&
+    (!rival || best.score - rival.score >= FUZZY_APPLY_MARGIN) &&
     !(indentConflict = looseIndentConflict(batch, block, spec, best.start, best.end))
   ) {
     outcome.status = 'applied';
@@ -485,15 +596,31 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
+  if (twins.length > 0) {
+    const where = [best, ...twins].map((w) => batch.range(w.start, w.end)).sort((a, b) => a.startLine - b.startLine);
+    outcome.notes.push(
+      `lines ${where.map((r) => `${r.startLine}-${r.endLine}`).join(' and ')} hold the same text: the closest match is not unique; add lines around SEARCH or a line hint`,
+    );
+  }
   if (indentConflict) outcome.notes.push(`best fuzzy candidate not applied: ${indentConflict}`);
   else if (best && settings.fuzzyApply !== undefined) {
     outcome.notes.push(
       best.score < settings.fuzzyApply
         ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`
-        : `best fuzzy candidate does not lead the next by ${FUZZY_APPLY_MARGIN}; not applied`,
+        : fuzzy.truncated
+          ? 'the fuzzy search was cut short, so the best candidate is not known to be unique; not applied'
+          : twins.length > 0
+            ? 'the best fuzzy candidate has a twin with the same text; not applied'
+            : `best fuzzy candidate does not lead the next (${rivalText(batch, rival)}) by ${FUZZY_APPLY_MARGIN}; not applied`,
     );
   }
   return { outcome };
+}
+
+function rivalText(batch: Batch, rival: { start: number; end: number; score: number } | undefined): string {
+  if (!rival) return 'none';
+  const r = batch.range(rival.start, rival.end);
+  return `lines ${r.startLine}-${r.endLine}, score ${rival.score.toFixed(2)}`;
 }
 
 function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRange): Evaluation {
@@ -516,11 +643,11 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
   const w = batch.ledger.toWorking(startLine - 1, endLine);
   const spec = prepareSearch(block.search);
   if (!isEmptySearch(block.search)) {
-    const found = new Matcher(batch.working, spec).findFirst();
-    const occ = found?.occurrences.find((o) => o.start === w.start && o.end === w.end);
-    if (found && occ) {
+    const found = batch.findFirst(spec);
+    const occ = found.occurrences.find((o) => o.start === w.start && o.end === w.end);
+    if (occ) {
       outcome.status = 'applied';
-      outcome.tier = found.tier;
+      outcome.tier = occ.tier;
       outcome.score = 1;
       outcome.range = batch.range(w.start, w.end);
       outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`, ...occ.notes);
@@ -530,7 +657,7 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
   const doc = batch.working;
   outcome.status = 'applied';
   outcome.tier = 'fuzzy';
-  outcome.score = isEmptySearch(block.search) ? 0 : similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
+  outcome.score = isEmptySearch(block.search) ? 0 : batch.similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
   outcome.range = batch.range(w.start, w.end);
   outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`);
   return { outcome, placement: placeLooseRegion(batch, block, spec, w.start, w.end) };
@@ -543,15 +670,62 @@ export function applyBlocks(
   blocks: readonly SearchReplaceBlock[],
   options: ApplyOptions = {},
 ): ApplyResult {
+  const run = runBatch(documentText, blocks, options, blocks.length >= LARGE_BATCH);
+  for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
+}
+
+/** How long applyBlocksAsync works before it yields to the event loop. */
+const SLICE_MS = 16;
+
+/**
+ * applyBlocks for an editor: the same result, but the work is cut into slices of about 16 ms with a
+ * yield to the event loop between them, so progress can be painted and options.isCancelled can see a
+ * cancellation that arrives meanwhile (e.g. a VS Code CancellationToken).
+ */
+export async function applyBlocksAsync(
+  documentText: string,
+  blocks: readonly SearchReplaceBlock[],
+  options: ApplyOptions = {},
+): Promise<ApplyResult> {
+  const run = runBatch(documentText, blocks, options, blocks.length >= LARGE_BATCH);
+  let sliceStart = Date.now();
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) return step.value;
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      sliceStart = Date.now();
+    }
+  }
+}
+
+/**
+ * The batch, one block per step (a generator, so the sync and async entry points share it).
+ * lineArray picks the working-text representation (see lineArray.ts); both give the same results,
+ * which the tests check by running batches both ways.
+ */
+export function* runBatch(
+  documentText: string,
+  blocks: readonly SearchReplaceBlock[],
+  options: ApplyOptions,
+  lineArray: boolean,
+): Generator<void, ApplyResult> {
   const settings = settingsFrom(options);
-  const batch = new Batch(documentText, settings);
+  const batch = new Batch(documentText, settings, lineArray);
   const outcomes: BlockOutcome[] = [];
+  const total = blocks.length;
+  const progressStep = Math.max(1, Math.floor(total / 100));
   let failure: BatchStatus | undefined;
-  for (const block of blocks) {
+  for (let done = 0; done < total; done++) {
+    if (options.isCancelled?.()) return cancelledResult(settings.fileName, outcomes, done, total);
+    const block = blocks[done];
     const { outcome, placement } = evaluateBlock(batch, block);
     if (placement) batch.apply(placement, block.index);
     else failure ??= outcome.status as BatchStatus;
     outcomes.push(outcome);
+    if (options.onProgress && (done === 0 || (done + 1) % progressStep === 0 || done + 1 === total)) {
+      options.onProgress(done + 1, total);
+    }
+    yield;
   }
   if (failure) {
     for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
@@ -565,4 +739,15 @@ export function applyBlocks(
   };
   if (status === 'applied') result.content = batch.workingText;
   return result;
+}
+
+function cancelledResult(fileName: string, outcomes: BlockOutcome[], done: number, total: number): ApplyResult {
+  for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
+  return {
+    status: 'invalid',
+    edits: [],
+    blocks: outcomes,
+    message: `Cancelled after ${done} of ${total} block${total === 1 ? '' : 's'}; nothing was applied to ${fileName}.`,
+    cancelled: { done, total },
+  };
 }

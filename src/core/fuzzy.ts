@@ -24,6 +24,21 @@ export interface FuzzyWindow {
   score: number;
 }
 
+export interface FuzzyResult {
+  /** Best first, non-overlapping; the best region's twins (same lines) right after it. */
+  windows: FuzzyWindow[];
+  /** The work cap stopped the search: closer matches may exist. */
+  truncated: boolean;
+  /** Operations counted (see FuzzyOptions.workCap); absent when the search had nothing to do. */
+  work?: number;
+  /**
+   * The best region's strongest rival: the best-scoring other window that overlaps it by at most half
+   * of its lines, whether listed or not (candidates never overlap, so a rival sharing a line with the
+   * best is not in windows). Placing without the user needs a clear lead over it.
+   */
+  rival?: FuzzyWindow;
+}
+
 export interface FuzzyOptions {
   maxCandidates: number;
   minScore: number;
@@ -126,7 +141,7 @@ export function findFuzzyCandidates(
   docLines: readonly string[],
   searchLines: readonly string[],
   options: FuzzyOptions,
-): { windows: FuzzyWindow[]; truncated: boolean } {
+): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   const workCap = options.workCap ?? DEFAULT_FUZZY_WORK_CAP;
   if (maxCandidates === 0) return { windows: [], truncated: false };
@@ -206,17 +221,71 @@ export function findFuzzyCandidates(
   // Best first; after taking a window drop every window overlapping it.
   const all = [...scored.values()].sort(byScoreThenStart);
   const taken: FuzzyWindow[] = [];
+  const top = all[0];
+  if (top && top.score >= options.minScore) {
+    // The best region's twins (the same lines, up to indentation and trailing whitespace) score the
+    // same: they are listed right after it, so a twin is never hidden behind its neighbour.
+    taken.push(top);
+    for (const twin of findTwins(docLines, pre.nonBlank, top, budget)) {
+      if (taken.length >= maxCandidates) break;
+      if (!taken.some((t) => twin.start < t.end && t.start < twin.end)) taken.push(twin);
+    }
+  }
   for (const w of all) {
     if (taken.length >= maxCandidates || w.score < options.minScore) break;
-    if (taken.some((t) => w.start < t.end && t.start < w.end)) continue;
+    if (taken.some((t) => overlapOf(w, t) > 0)) continue;
     taken.push(w);
   }
-  const windows = taken.map((w) => ({
+  taken.sort(byScoreThenStart);
+  // The strongest rival of the best region: any scored window that is mostly elsewhere (it overlaps
+  // the best by at most half), listed or not. Placing without the user needs a clear lead over it.
+  let rival: FuzzyWindow | undefined;
+  if (top) {
+    const half = (top.end - top.start) / 2;
+    for (const w of [...taken, ...all]) {
+      if (w !== top && overlapOf(w, top) <= half && (!rival || w.score > rival.score)) rival = w;
+    }
+  }
+  const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
     start: pre.nonBlank[w.start],
     end: pre.nonBlank[w.end - 1] + 1,
     score: w.score,
-  }));
-  return { windows, truncated: budget.truncated };
+  });
+  const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
+  if (rival) result.rival = toDoc(rival);
+  return result;
+}
+
+/**
+ * Other places holding the same non-blank lines as window [a, b) (non-blank coordinates), compared
+ * trimmed, so they score exactly as it does. One pass over the non-blank lines, counted as work; a
+ * pass the budget cannot afford is cut short (and the result marked truncated).
+ */
+function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWindow, budget: Budget): FuzzyWindow[] {
+  const len = w.end - w.start;
+  const want: string[] = [];
+  for (let j = w.start; j < w.end; j++) want.push(docLines[nonBlank[j]].trim());
+  const out: FuzzyWindow[] = [];
+  const M = nonBlank.length;
+  for (let j = 0; j + len <= M; j++) {
+    if (j === w.start) continue;
+    if (++budget.used > budget.cap) {
+      budget.truncated = true;
+      break;
+    }
+    let k = 0;
+    while (k < len && docLines[nonBlank[j + k]].trim() === want[k]) k++;
+    budget.used += k;
+    if (k === len) {
+      out.push({ start: j, end: j + len, score: w.score });
+      j += len - 1;
+    }
+  }
+  return out;
+}
+
+function overlapOf(x: FuzzyWindow, y: FuzzyWindow): number {
+  return Math.max(0, Math.min(x.end, y.end) - Math.max(x.start, y.start));
 }
 
 const EDGE_MOVES: ReadonlyArray<readonly [number, number]> = [
@@ -459,11 +528,16 @@ function prefilter(
 
   const seeds: Array<{ start: number; end: number }> = [];
   const wanted = maxCandidates + 3;
+  let separate = 0;
   for (const t of top) {
     const end = Math.min(M, t.start + size);
-    if (seeds.some((sd) => t.start < sd.end && sd.start < end)) continue;
+    // Seeds may overlap a little: a region right next to its twin (or near twin) still gets its own.
+    // Only seeds clear of all others count towards the regions wanted.
+    let overlap = 0;
+    for (const sd of seeds) overlap = Math.max(overlap, Math.min(end, sd.end) - Math.max(t.start, sd.start));
+    if (2 * overlap > size) continue;
     seeds.push({ start: t.start, end });
-    if (seeds.length >= wanted) break;
+    if (overlap <= 0 && ++separate >= wanted) break;
   }
   return { nonBlank, seeds };
 }

@@ -8,10 +8,27 @@ export type Eol = '' | '\n' | '\r\n';
 const BOM = 0xfeff;
 const CR = 13;
 
-export class DocLines {
+/** What the engine reads of a working text: whole lines, their breaks and their offsets. */
+export interface LineView {
+  readonly count: number;
+  /** Length of the whole text in UTF-16 code units. */
+  readonly length: number;
+  readonly text: string;
+  has(i: number): boolean;
+  line(i: number): string;
+  eol(i: number): Eol;
+  start(i: number): number;
+  contentEnd(i: number): number;
+  lineEnd(i: number): number;
+  dominantEol(): '\n' | '\r\n';
+  joined(start: number, end: number): string;
+  allLines(): readonly string[];
+}
+
+export class DocLines implements LineView {
   readonly text: string;
   /** Offsets of the first character of each line found so far. A leading BOM is not part of line 1. */
-  private readonly lineStarts: number[];
+  private lineStarts: number[];
   /** True once the last line break has been found. */
   private complete = false;
   private readonly contents = new Map<number, string>();
@@ -22,6 +39,30 @@ export class DocLines {
   constructor(text: string) {
     this.text = text;
     this.lineStarts = [text.charCodeAt(0) === BOM ? 1 : 0];
+  }
+
+  /**
+   * This document after its text [from, to) was replaced by insert (newText is the result). Line
+   * starts found before the edit are kept and those after it shifted, so a batch of many small edits
+   * does not rescan the file for every block; caches of line contents and keys start afresh.
+   */
+  withEdit(newText: string, from: number, to: number, insert: string): DocLines {
+    const next = new DocLines(newText);
+    // Every start up to `to` must be known: a start s <= from stays, from < s <= to goes (its line
+    // break was replaced), s > to moves by the change in length.
+    this.lineAt(to);
+    const starts = this.lineStarts;
+    let k = 0;
+    while (k < starts.length && starts[k] <= from) k++;
+    const out = starts.slice(0, Math.max(k, 1));
+    for (let nl = insert.indexOf('\n'); nl !== -1; nl = insert.indexOf('\n', nl + 1)) out.push(from + nl + 1);
+    const delta = insert.length - (to - from);
+    while (k < starts.length && starts[k] <= to) k++;
+    for (; k < starts.length; k++) out.push(starts[k] + delta);
+    next.lineStarts = out;
+    next.complete = this.complete;
+    if (this.zeroWidth === false && !/[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(insert)) next.zeroWidth = false;
+    return next;
   }
 
   /** Find one more line start; false when there are no more. */
@@ -41,6 +82,10 @@ export class DocLines {
   has(i: number): boolean {
     while (this.lineStarts.length <= i) if (!this.extend()) return false;
     return i >= 0;
+  }
+
+  get length(): number {
+    return this.text.length;
   }
 
   get count(): number {

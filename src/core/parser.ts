@@ -121,6 +121,10 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
         fail(blockNumber, i + 1, "a positive line number after ':start_line:'",
           `expected a positive line number after ':start_line:', found '${startMatch[1]}'`);
       }
+      if (!Number.isSafeInteger(Number(startMatch[1]))) {
+        fail(blockNumber, i + 1, "a positive line number after ':start_line:'",
+          `expected a line number after ':start_line:', found '${startMatch[1]}', which is too large to be a line of any file`);
+      }
       startLine = Number(startMatch[1]);
       i++;
       if (i < lines.length && END_LINE.test(lines[i])) {
@@ -381,7 +385,8 @@ function stripLineNumbers(searchLines: readonly string[], replaceLines: readonly
     const replace = replaceLines.map((l) => (style.pattern.test(l) ? strip(l) : l));
     const first = nonBlank[0];
     const firstLine = numbers[0] - first.k;
-    return { search, replace, firstLine: firstLine >= 1 ? firstLine : undefined };
+    // Digits too many for an exact number are no line of any file: strip, but no hint.
+    return { search, replace, firstLine: firstLine >= 1 && Number.isSafeInteger(firstLine) ? firstLine : undefined };
   }
   return undefined;
 }

@@ -404,11 +404,31 @@ export class Matcher {
     return out;
   }
 
-  /** The first tier (1-9) with any occurrence decides. */
+  /**
+   * The first tier (1-9) with any occurrence decides, together with every place that differs from its
+   * occurrences only in what a model cannot see (CR, trailing spaces and tabs): to the model those are
+   * the same text, so they count for ambiguity. Tiers from trailing-whitespace on tolerate both
+   * already; for exact and line-endings the looser occurrences up to trailing-whitespace are added
+   * (each with the strictest tier it matches at), in file order.
+   */
   findFirst(): { tier: Tier; occurrences: Occurrence[] } | undefined {
     for (const tier of LINE_TIERS) {
       const occurrences = this.find(tier);
-      if (occurrences.length > 0) return { tier, occurrences };
+      if (occurrences.length === 0) continue;
+      const known = new Set(occurrences.map((o) => o.start));
+      const looser: Tier[] =
+        tier === 'exact' ? ['line-endings', 'trailing-whitespace'] : tier === 'line-endings' ? ['trailing-whitespace'] : [];
+      let added = false;
+      for (const t of looser) {
+        for (const o of this.find(t)) {
+          if (known.has(o.start)) continue;
+          known.add(o.start);
+          occurrences.push(o);
+          added = true;
+        }
+      }
+      if (added) occurrences.sort((a, b) => a.start - b.start);
+      return { tier, occurrences };
     }
     return undefined;
   }

@@ -135,7 +135,15 @@ export interface ApplyResult {
   blocks: BlockOutcome[];
   /** The single LLM-facing message (see message.ts). */
   message: string;
+  /**
+   * Set when options.isCancelled() stopped the batch: status is then 'invalid', nothing is applied,
+   * blocks holds the outcomes of the blocks evaluated before the stop, and the message says so.
+   */
+  cancelled?: { done: number; total: number };
 }
+
+/** Progress of a batch: `done` of `total` blocks evaluated. */
+export type ProgressCallback = (done: number, total: number) => void;
 
 export interface ApplyOptions {
   /** Name used in messages (a workspace-relative path). Default "the file". */
@@ -165,4 +173,17 @@ export interface ApplyOptions {
    * coordinates (usually one of that block's candidates). The block's REPLACE goes there.
    */
   choices?: Record<number, LineRange>;
+  /**
+   * Called as the batch goes: after the first block, then about every 1% of the blocks, and once
+   * with done === total at the end (so at most ~100 calls, whatever the batch length). For a
+   * progress bar on long batches; keep it cheap.
+   */
+  onProgress?: ProgressCallback;
+  /**
+   * Asked before each block; returning true stops the batch: nothing is applied, the result has
+   * status 'invalid', `cancelled` set and a message saying the apply was cancelled. A synchronous
+   * applyBlocks only sees a flag set from the same thread (e.g. a deadline); in an editor, use
+   * applyBlocksAsync, which yields to the event loop between slices so a cancellation token can flip.
+   */
+  isCancelled?: () => boolean;
 }

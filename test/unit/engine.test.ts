@@ -81,9 +81,10 @@ describe('ambiguity and line hints', () => {
   });
 
   test('a hint outside lineHintWindow of every occurrence does not pick', () => {
-    const r = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 40 }]);
+    // (A hint past the end of the file is invalid input, so the hint stays inside the 8 lines.)
+    const r = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 8 }], { lineHintWindow: 0 });
     assert.equal(r.status, 'ambiguous');
-    const r2 = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 40 }], { lineHintWindow: 35 });
+    const r2 = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 8 }], { lineHintWindow: 1 });
     assert.deepEqual(r2.blocks[0].range, { startLine: 7, endLine: 7 });
   });
 
