@@ -58,9 +58,14 @@ interface HunkPlan {
   dropEngineNotes?: RegExp;
 }
 
-function planHunk(doc: DocLines, block: SearchReplaceBlock, fileName: string): HunkPlan {
-  const hunk = block.hunk!;
+function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): HunkPlan {
+  const hunk = given.hunk!;
+  // A header's line number is only a hint, and stale headers are common: one past the end of the file
+  // picks nothing (the engine would refuse it as a line hint), so the hunk is placed by its lines alone.
+  const pastEnd = given.startLine !== undefined && given.startLine > Math.max(visibleLineCount(doc), 1);
+  const block: SearchReplaceBlock = pastEnd ? { ...given, startLine: undefined } : given;
   const plan: HunkPlan = { block, notes: [] };
+  if (pastEnd) plan.notes.push(`the hunk header's line ${given.startLine} is past the end of ${fileName} (${visibleLineCount(doc)} lines); placed by the hunk's lines alone`);
   if (block.search.trim() === '') {
     if (!hunk.endOfFile || doc.text.trim() === '') return plan;
     // A hunk with no old lines goes after the file's last non-blank line (as Codex does).
