@@ -4,7 +4,7 @@
 //   commit() re-validates the versions (re-matching if a document changed) and applies ONE WorkspaceEdit;
 //   applyBlocks() is plan + commit, handing near misses and ambiguities to the pending store.
 import * as vscode from 'vscode';
-import { applyBlocks as engineApply } from '../core/engine';
+import { applyBlocks as engineApply, applyBlocksAsync } from '../core/engine';
 import { editBlocks, parseEdits } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
@@ -84,6 +84,8 @@ export interface ApplyRequestOptions {
   keepPending?: boolean;
   /** Show error/info notifications (default true). Callers with their own UI (chat, tool) pass false. */
   notify?: boolean;
+  /** Stops matching a long batch (nothing is applied then); the progress notification's Cancel does too. */
+  token?: vscode.CancellationToken;
 }
 
 /** The pending store registers itself here; the service hands it batches that need a choice. */
@@ -102,6 +104,18 @@ function blockWord(n: number): string {
 function sameText(a: string, b: string): boolean {
   const norm = (s: string) => s.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n');
   return norm(a) === norm(b);
+}
+
+/** Batches this long are matched with a progress notification and can be cancelled. */
+export const LONG_BATCH = 200;
+
+/** The line ranges of user choices, as the engine takes them; undefined when there are none. */
+function choiceRanges(choices: Record<number, BlockChoice>): Record<number, LineRange> | undefined {
+  const entries = Object.entries(choices);
+  if (entries.length === 0) {
+    return undefined;
+  }
+  return Object.fromEntries(entries.map(([index, choice]) => [Number(index), choice.range]));
 }
 
 function overlap(a: LineRange, b: LineRange): number {
@@ -143,19 +157,58 @@ export class ApplyService {
   /** Runs the engine on the document's current text with `choices`. Pure dry run; logs the decision. */
   matchDocument(document: vscode.TextDocument, label: string, blocks: SearchReplaceBlock[], choices: Record<number, BlockChoice> = {}, source = 'match'): MatchedPart {
     const text = document.getText();
+    const version = document.version;
     const options = engineOptions(document, label);
-    const ranges: Record<number, LineRange> = {};
-    for (const [index, choice] of Object.entries(choices)) {
-      ranges[Number(index)] = choice.range;
-    }
-    if (Object.keys(ranges).length > 0) {
+    const ranges = choiceRanges(choices);
+    if (ranges) {
       options.choices = ranges;
     }
     const t0 = performance.now();
     const result = applyEdits(text, blocks, options);
-    const ms = performance.now() - t0;
-    this.log.info(`[${source}] ${describeDecision(label, blocks, result, ms)}${Object.keys(ranges).length ? ` choices ${JSON.stringify(ranges)}` : ''} (v${document.version})`);
-    return { uri: document.uri, label, document, version: document.version, text, blocks, choices, result, ms };
+    return this.matched(document, version, label, text, blocks, choices, source, result, performance.now() - t0);
+  }
+
+  /**
+   * matchDocument for a long batch (LONG_BATCH blocks or more): the engine yields to the event loop, a
+   * notification shows how far it got and offers Cancel; a cancelled batch applies nothing. Batches of
+   * patch hunks go through the hunk pre-step, which runs in one piece.
+   */
+  private async matchLongBatch(document: vscode.TextDocument, label: string, blocks: SearchReplaceBlock[], source: string, token?: vscode.CancellationToken): Promise<MatchedPart> {
+    if (blocks.some((b) => b.hunk !== undefined)) {
+      return this.matchDocument(document, label, blocks, {}, source);
+    }
+    const title = `Resilient Apply: matching ${blocks.length} blocks in ${label}`;
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancel) => {
+      const text = document.getText();
+      const version = document.version;
+      const options = engineOptions(document, label);
+      let shown = 0;
+      options.onProgress = (done, total) => {
+        const percent = Math.floor((done * 100) / total);
+        progress.report({ increment: percent - shown, message: `${done} of ${total}` });
+        shown = percent;
+      };
+      options.isCancelled = () => cancel.isCancellationRequested || token?.isCancellationRequested === true;
+      const t0 = performance.now();
+      const result = await applyBlocksAsync(text, blocks, options);
+      return this.matched(document, version, label, text, blocks, {}, source, result, performance.now() - t0);
+    });
+  }
+
+  private matched(
+    document: vscode.TextDocument,
+    version: number,
+    label: string,
+    text: string,
+    blocks: SearchReplaceBlock[],
+    choices: Record<number, BlockChoice>,
+    source: string,
+    result: ApplyResult,
+    ms: number,
+  ): MatchedPart {
+    const ranges = choiceRanges(choices);
+    this.log.info(`[${source}] ${describeDecision(label, blocks, result, ms)}${ranges ? ` choices ${JSON.stringify(ranges)}` : ''} (v${version})`);
+    return { uri: document.uri, label, document, version, text, blocks, choices, result, ms };
   }
 
   /**
@@ -204,7 +257,7 @@ export class ApplyService {
    * Dry run of a batch: resolves each block's target (the file it names, else `fallback`), opens it if
    * needed, and matches each document's blocks against its live text. Nothing is edited.
    */
-  async plan(blocks: readonly SearchReplaceBlock[], fallback: vscode.Uri | undefined, source = 'plan'): Promise<BatchPlan> {
+  async plan(blocks: readonly SearchReplaceBlock[], fallback: vscode.Uri | undefined, source = 'plan', token?: vscode.CancellationToken): Promise<BatchPlan> {
     const groups = new Map<string, { document: vscode.TextDocument; label: string; blocks: SearchReplaceBlock[] }>();
     const missing = new Map<string, { uri?: vscode.Uri; label: string; blocks: SearchReplaceBlock[] }>();
     const problems: string[] = [];
@@ -223,7 +276,14 @@ export class ApplyService {
         problems.push(`Block ${block.index}: ${target.message}`);
       }
     }
-    const parts = [...groups.values()].map((g) => this.matchDocument(g.document, g.label, g.blocks, {}, source));
+    const parts: MatchedPart[] = [];
+    for (const g of groups.values()) {
+      parts.push(
+        g.blocks.length >= LONG_BATCH
+          ? await this.matchLongBatch(g.document, g.label, g.blocks, source, token)
+          : this.matchDocument(g.document, g.label, g.blocks, {}, source),
+      );
+    }
     const newFiles: NewFilePart[] = [];
     for (const group of missing.values()) {
       const nonEmpty = group.blocks.filter((b) => b.search.trim() !== '');
@@ -418,7 +478,7 @@ export class ApplyService {
    */
   async applyBlocks(blocks: readonly SearchReplaceBlock[], options: ApplyRequestOptions): Promise<ApplyOutcome> {
     const notify = options.notify ?? true;
-    const plan = await this.plan(blocks, options.fallback, options.source);
+    const plan = await this.plan(blocks, options.fallback, options.source, options.token);
     const outcome = await this.settle(plan, options);
     if (notify) {
       this.notify(outcome);

@@ -90,7 +90,7 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
     }
     const n = parsed.blocks.length;
     const count = (k: number) => `${k} ${k === 1 ? what.unit : `${what.unit}s`}`;
-    const plan = await this.service.plan(parsed.blocks, document.uri, 'paste');
+    const plan = await this.service.plan(parsed.blocks, document.uri, 'paste', token);
     if (token.isCancellationRequested) {
       return undefined;
     }

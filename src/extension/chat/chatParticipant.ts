@@ -264,7 +264,7 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
     }
     const { applyService } = sharedServices();
     stream.progress(`Matching ${blocks.length} block${blocks.length === 1 ? '' : 's'} against the open files…`);
-    const plan = await applyService.plan(blocks, fallbackTarget(input), 'chat');
+    const plan = await applyService.plan(blocks, fallbackTarget(input), 'chat', token);
     if (token.isCancellationRequested) return {};
     const ready = applyService.isReady(plan);
     renderPlan(stream, plan, ready);
