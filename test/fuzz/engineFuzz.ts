@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { runBatch } from '../../src/core/engine';
 import { BlockParseError, parseBlocks } from '../../src/core/parser';
 import { ApplyOptions, ApplyResult, SearchReplaceBlock } from '../../src/core/types';
+import { seededRandom } from '../shared/seededRandom';
 
 export interface FuzzOptions {
   seed: number;
@@ -43,17 +44,6 @@ export interface FuzzSummary {
 }
 
 // ---- randomness -------------------------------------------------------------------------------------
-
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function caseSeed(seed: number, caseNo: number): number {
   return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(caseNo + 1, 0xc2b2ae35)) >>> 0;
@@ -426,7 +416,7 @@ interface CaseStats {
 
 /** One case: parse its marker text, apply its blocks, check; then the inverse and the differential run. */
 export function runCase(seed: number, caseNo: number, capMs: number): CaseStats {
-  const g = new Gen(rng(caseSeed(seed, caseNo)));
+  const g = new Gen(seededRandom(caseSeed(seed, caseNo)));
   const doc = makeDoc(g);
   const blocks = makeBlocks(g, doc);
   const stats: CaseStats = { calls: 0, blocks: 0, maxMs: 0, slow: [], statuses: [] };

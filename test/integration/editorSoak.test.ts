@@ -15,22 +15,13 @@ import type { LineRange, SearchReplaceBlock } from '../../src/core/types';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import type { CandidateChoice } from '../../src/extension/pendingStore';
 import { api, applyText, block, cleanUp, fileUri, scratchDir } from './editorHelpers';
+import { seededRandom as rng } from '../shared/seededRandom';
 
 const STEPS = Number(process.env.RESILIENT_APPLY_SOAK_STEPS || 150);
 const SEED = Number(process.env.RESILIENT_APPLY_SOAK_SEED || 20261130);
 const STEP_LIMIT_MS = 20_000;
 const FILES = 3;
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A TypeScript-looking file whose lines are mostly unique (distinct names), two-space indented. */
 function source(file: number, random: () => number): string {

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { applyBlocks } from '../../src/core/engine';
 import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, tokenKey } from '../../src/core/normalize';
 import { columns, renderColumns } from '../../src/core/indent';
+import { Random, seededRandom } from '../shared/seededRandom';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -54,18 +55,8 @@ function loadSources(): Source[] {
 
 // ---- random numbers -------------------------------------------------------------------------------
 
-export type Rng = () => number;
+export type Rng = Random;
 
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[int(rng, list.length)];
@@ -352,7 +343,7 @@ export interface CaseResult {
 
 /** One generated case from (seed, index): deterministic, so a failure is reproduced from the two numbers. */
 export function runCase(seed: number, index: number): CaseResult {
-  const rng = mulberry32((seed * 1_000_003) ^ (index * 2_654_435_761));
+  const rng = seededRandom((seed * 1_000_003) ^ (index * 2_654_435_761));
   fresh = index * 10;
   const all = loadSources();
   // Half the cases on the fixtures: they hold the tabs, quotes and punctuation the perturbations act on.

@@ -1,37 +1,9 @@
 // End-to-end tests of the `resilient-apply` CLI: spawns the compiled out/src/cli.js on temp files.
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-
-const CLI = path.resolve(__dirname, '../../src/cli.js');
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-cli-'));
-after(() => fs.rmSync(root, { recursive: true, force: true }));
-
-let counter = 0;
-/** A fresh directory per test, used as the CLI's cwd. */
-function workspace(files: Record<string, string | Buffer> = {}): string {
-  const dir = path.join(root, `w${++counter}`);
-  fs.mkdirSync(dir);
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), content);
-  }
-  return dir;
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(cwd: string, args: string[], stdin?: string): Run {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, input: stdin ?? '', encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { block, runSync as run, workspace } from './cliHarness';
 
 function runJson(cwd: string, args: string[], stdin?: string): { code: number | null; json: any } {
   const r = run(cwd, [...args, '--json'], stdin);
@@ -43,9 +15,6 @@ function runJson(cwd: string, args: string[], stdin?: string): { code: number | 
   }
   return { code: r.code, json };
 }
-
-const block = (search: string, replace: string): string =>
-  `<<<<<<< SEARCH\n${search}${search === '' ? '' : '\n'}=======\n${replace}${replace === '' ? '' : '\n'}>>>>>>> REPLACE\n`;
 
 const SOURCE = [
   'function greet(name) {',
@@ -279,7 +248,7 @@ describe('resilient-apply apply: writing files', () => {
 describe('resilient-apply: usage', () => {
   test('--help, -h and help print the usage with exit codes', () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
-      const r = run(root, args);
+      const r = run(workspace(), args);
       assert.equal(r.code, 0);
       assert.match(r.stdout, /^Usage: resilient-apply apply <file> \[--blocks <path>\|-\] \[--json\] \[--dry-run\] \[--fuzzy-apply <score>\]/);
       assert.match(r.stdout, /Exit codes:\n {2}0 {2}applied[^\n]*\n {2}1 {2}not found[^\n]*\n {2}2 {2}ambiguous[^\n]*\n {2}3 {2}invalid input/);
@@ -288,7 +257,7 @@ describe('resilient-apply: usage', () => {
 
   test('--version prints the package version', () => {
     const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
-    const r = run(root, ['--version']);
+    const r = run(workspace(), ['--version']);
     assert.equal(r.code, 0);
     assert.equal(r.stdout.trim(), manifest.version);
   });

@@ -31,6 +31,12 @@ export interface Run {
   stderr: string;
 }
 
+/** Runs the CLI to its end and waits for it (for tests that run one after another). */
+export function runSync(cwd: string, args: string[], stdin?: string): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, input: stdin ?? '', encoding: 'utf8' });
+  return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+}
+
 /** Runs the CLI to its end; async so that tests can run side by side. */
 export function run(cwd: string, args: string[], stdin?: string): Promise<Run> {
   return finish(start(cwd, args), stdin ?? '');

@@ -1,29 +1,13 @@
 // The CLI on diffs: `apply <file>` detecting a unified diff or apply_patch, and `patch` for multi-file
 // patches (update, add, delete, move), all files or none, paths kept under the root. Spawns the
 // compiled out/src/cli.js (the same source esbuild bundles into dist/cli.js).
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { commitWrites, PatchInputError } from '../../src/node/patchCommand';
 import { readTextFile } from '../../src/node/textFile';
-
-const CLI = path.resolve(__dirname, '../../src/cli.js');
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-patch-'));
-after(() => fs.rmSync(root, { recursive: true, force: true }));
-
-let counter = 0;
-function workspace(files: Record<string, string> = {}): string {
-  const dir = path.join(root, `w${++counter}`);
-  fs.mkdirSync(dir);
-  for (const [name, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    fs.writeFileSync(path.join(dir, name), content);
-  }
-  return dir;
-}
+import { runSync as run, workspace } from './cliHarness';
 
 /** Every file under dir (relative path -> content), to compare before and after. */
 function snapshot(dir: string): Record<string, string> {
@@ -40,10 +24,6 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-function run(cwd: string, args: string[], stdin = ''): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, input: stdin, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function runJson(cwd: string, args: string[], stdin = ''): { code: number | null; json: any } {
   const r = run(cwd, [...args, '--json'], stdin);

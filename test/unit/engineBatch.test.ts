@@ -5,22 +5,12 @@ import * as assert from 'node:assert/strict';
 import { applyBlocks, applyBlocksAsync, runBatch } from '../../src/core/engine';
 import { ApplyOptions, ApplyResult, SearchReplaceBlock } from '../../src/core/types';
 import { LineLedger, TextLedger } from '../../src/core/ledger';
+import { seededRandom as rng } from '../shared/seededRandom';
 
 function finish(run: Generator<void, ApplyResult>): ApplyResult {
   for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
 }
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'value', 'count', 'x', '}', 'return x;', ''];
 
