@@ -4,6 +4,10 @@ import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--outdir <dir>` writes the bundles there instead of dist/ (npm run bench:editor measures a production
+// build without touching the development one).
+const outdirArg = process.argv.indexOf('--outdir');
+const outdir = outdirArg > 0 ? process.argv[outdirArg + 1] : 'dist';
 
 const common = {
   bundle: true,
@@ -15,11 +19,11 @@ const common = {
 };
 
 const targets = [
-  { ...common, entryPoints: ['src/extension/desktop.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['src/extension/web.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', target: 'es2022',
+  { ...common, entryPoints: ['src/extension/desktop.ts'], outfile: `${outdir}/extension.js`, platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['src/extension/web.ts'], outfile: `${outdir}/web/extension.js`, platform: 'browser', format: 'cjs', target: 'es2022',
     // The web worker has no Node built-ins; the core never needs them.
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' } },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20',
+  { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, platform: 'node', format: 'cjs', target: 'node20',
     banner: { js: '#!/usr/bin/env node' } },
 ];
 

@@ -36,6 +36,7 @@ import {
   workbenchUrl,
 } from '../scripts/vscodeServer.mjs';
 import { browserPid, launchBrowser, openWorkbench, waitForWorkbench } from '../scripts/workbench.mjs';
+import { installStubModel } from './stub-model/install.mjs';
 
 const RESULT_PREFIX = 'RESILIENT_APPLY_INTEGRATION_RESULT ';
 const WEB_OUTSIDE_SECRET = 'token = "s3cr3t"\n';
@@ -88,6 +89,9 @@ const runE2e = !runWeb && (!args.has('--integration') || args.has('--e2e'));
 const totals = { passed: 0, failed: 0, pending: 0 };
 const failures = [];
 let server;
+/** A second server, with the test-only stub language model installed, for UI tests that export stubModel. */
+let stubModelServer;
+let install;
 let browser;
 let tempRoot;
 let finished = false;
@@ -164,6 +168,10 @@ async function cleanup() {
     await server.stop();
     server = undefined;
   }
+  if (stubModelServer) {
+    await stubModelServer.stop();
+    stubModelServer = undefined;
+  }
 }
 
 /** Prints the summary, keeps or removes the logs, and exits. Runs once. */
@@ -225,6 +233,7 @@ process.on('uncaughtException', (err) => {
 // Last resort, synchronous: whatever way this process ends, the server and browser groups go with it.
 process.on('exit', () => {
   killGroup(server?.pid);
+  killGroup(stubModelServer?.pid);
   killGroup(browserPid(browser));
 });
 
@@ -362,6 +371,35 @@ async function integrationSuite({ web = false } = {}) {
   }
 }
 
+/**
+ * The server a UI test runs on. A test that exports `stubModel = true` (the Chat view tests) gets its own
+ * server with the test-only stub language model installed (test/stub-model/), so no other suite ever runs
+ * next to a language model.
+ */
+async function serverFor(mod) {
+  if (!mod.stubModel) {
+    return server;
+  }
+  if (!stubModelServer) {
+    const dataDir = path.join(tempRoot, 'vscode-stub-model');
+    installStubModel(
+      install,
+      { userDataDir: path.join(dataDir, 'user-data'), serverDataDir: path.join(dataDir, 'server-data'), extensionsDir: path.join(dataDir, 'extensions') },
+      path.join(tempRoot, 'stub-model'),
+    );
+    stubModelServer = await startServer({
+      install,
+      port: await freePort(),
+      dataDir,
+      logFile: path.join(tempRoot, 'server-stub-model.log'),
+      disableExtensions: TEST_DISABLED_EXTENSIONS,
+      installExtensions: installed ? [vsixPath] : [],
+    });
+    say(`  (server with the test stub language model: ${stubModelServer.url}, pid ${stubModelServer.pid})`);
+  }
+  return stubModelServer;
+}
+
 async function e2eSuite() {
   const dir = path.join(repoRoot, 'test', 'e2e');
   const filter = process.env.RESILIENT_APPLY_E2E;
@@ -395,12 +433,13 @@ async function e2eSuite() {
       await page.screenshot({ path: file });
       return file;
     };
-    server.resetSettings();
     try {
       await withTimeout(
         (async () => {
+          const sessionServer = await serverFor(mod);
+          sessionServer.resetSettings();
           ({ context, page } = await openWorkbench(browser, {
-            url: workbenchUrl({ url: server.url, folder: workspace, extensionDevelopmentPath: extensionUnderTest }),
+            url: workbenchUrl({ url: sessionServer.url, folder: workspace, extensionDevelopmentPath: extensionUnderTest }),
             onConsole: (text, type) => consoleLog.write(`[${type}] ${text}\n`),
           }));
           await waitForWorkbench(page);
@@ -448,7 +487,7 @@ async function main() {
     }
   }
   const installStarted = Date.now();
-  const install = await withTimeout(ensureInstalled(), INSTALL_TIMEOUT_MS, 'installing VS Code');
+  install = await withTimeout(ensureInstalled(), INSTALL_TIMEOUT_MS, 'installing VS Code');
   say(`VS Code server: ${install.reused ? 'cached' : 'installed'} at ${install.dir} (${Math.round((Date.now() - installStarted) / 1000)}s)`);
 
   // From here on everything is bounded by one hard timeout, so a hung workbench fails CI in bounded time.
@@ -499,7 +538,7 @@ async function main() {
   }
   // Server and extension-host logs live in the throwaway server data dir; keep them next to the rest.
   say(`VS Code run took ${((Date.now() - started) / 1000).toFixed(1)}s`);
-  if (server?.hasExited()) {
+  if (server?.hasExited() || stubModelServer?.hasExited()) {
     throw new Error('the VS Code server died during the run');
   }
 }

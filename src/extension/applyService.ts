@@ -471,6 +471,15 @@ export class ApplyService {
     return summary;
   }
 
+  /** After an applied batch (its outcome's plan): reveals each document's changed lines and highlights them. */
+  async revealApplied(plan: BatchPlan): Promise<void> {
+    for (const part of plan.parts) {
+      if (part.result.edits.length > 0 && !part.document.isClosed) {
+        await this.feedback.reveal(part.document, rangesAfterEdits(part.document, part.result.edits));
+      }
+    }
+  }
+
   /**
    * Applies blocks to the workspace: dry run, then one WorkspaceEdit if every block places itself.
    * Near misses and ambiguities go to the pending store (CodeLens, Quick Pick) unless keepPending is

@@ -27,6 +27,7 @@ export interface ResilientApplyApi {
   applyService: ApplyService;
   pendingStore: PendingStore;
   pasteProvider: BlockPasteProvider;
+  feedback: Feedback;
 }
 
 /** The services every feature shares: the log, the apply service, the pending store, editor history. */
@@ -37,11 +38,11 @@ function registerServices(context: vscode.ExtensionContext) {
   const pendingStore = new PendingStore(applyService, log);
   const history = new EditorHistory();
   context.subscriptions.push(feedback, pendingStore, history);
-  return { log, applyService, pendingStore, history };
+  return { log, feedback, applyService, pendingStore, history };
 }
 
 export function activateWith(context: vscode.ExtensionContext, platform: Platform): ResilientApplyApi {
-  const { log, applyService, pendingStore, history } = registerServices(context);
+  const { log, feedback, applyService, pendingStore, history } = registerServices(context);
   const pasteProvider = registerPasteProvider(context, applyService, log);
   registerBlockSources(context, applyService, history);
   registerCandidateView(context, pendingStore);
@@ -49,7 +50,7 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   registerPendingCommands(context, pendingStore, applyService, preview);
   registerChatParticipant(context);
   registerApplyTool(context, platform);
-  return { applyService, pendingStore, pasteProvider };
+  return { applyService, pendingStore, pasteProvider, feedback };
 }
 
 export function deactivate(): void {

@@ -63,27 +63,59 @@ export class Feedback implements vscode.Disposable {
     overviewRulerColor: new vscode.ThemeColor(Colors.appliedBackground),
     overviewRulerLane: vscode.OverviewRulerLane.Full,
   });
-  private timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Per document (uri string): the highlighted ranges and the timer that clears them. */
+  private readonly flashes = new Map<string, { ranges: readonly vscode.Range[]; timer: ReturnType<typeof setTimeout> }>();
 
-  /** Highlights `ranges` in every visible editor of `uri` for a moment. */
+  /** Highlights `ranges` in every visible editor of `uri` for a moment (a new flash replaces the last one). */
   flashRanges(uri: vscode.Uri, ranges: readonly vscode.Range[]): void {
     const key = uri.toString();
     const editors = vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === key);
     if (editors.length === 0 || ranges.length === 0) {
       return;
     }
+    const previous = this.flashes.get(key);
+    if (previous) {
+      clearTimeout(previous.timer);
+    }
     for (const editor of editors) {
       editor.setDecorations(this.flash, ranges);
     }
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
+      this.flashes.delete(key);
       // Editors closed in the meantime must not be touched (VS Code warns about disposed editors).
-      const visible = new Set(vscode.window.visibleTextEditors);
-      for (const editor of editors.filter((e) => visible.has(e))) {
+      for (const editor of vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === key)) {
         editor.setDecorations(this.flash, []);
       }
     }, FLASH_MS);
-    this.timers.add(timer);
+    this.flashes.set(key, { ranges, timer });
+  }
+
+  /** The ranges of `uri` highlighted right now (empty once the flash is over). */
+  highlighted(uri: vscode.Uri): readonly vscode.Range[] {
+    return this.flashes.get(uri.toString())?.ranges ?? [];
+  }
+
+  /**
+   * The document's visible editor, or a new one in the active editor group, opened without taking the
+   * focus from where the user clicked (e.g. a button in the Chat view).
+   */
+  async show(document: vscode.TextDocument): Promise<vscode.TextEditor> {
+    const key = document.uri.toString();
+    return (
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === key) ??
+      vscode.window.showTextDocument(document, { preserveFocus: true, preview: false })
+    );
+  }
+
+  /** Shows the lines an apply changed: scrolls the first into view (see show()) and highlights them all. */
+  async reveal(document: vscode.TextDocument, ranges: readonly vscode.Range[]): Promise<vscode.TextEditor> {
+    const editor = await this.show(document);
+    const first = [...ranges].sort((a, b) => a.start.line - b.start.line)[0];
+    if (first) {
+      editor.revealRange(first, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }
+    this.flashRanges(document.uri, ranges);
+    return editor;
   }
 
   /** A transient status bar message (the status bar is where a paste's result is expected). */
@@ -92,9 +124,10 @@ export class Feedback implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const timer of this.timers) {
+    for (const { timer } of this.flashes.values()) {
       clearTimeout(timer);
     }
+    this.flashes.clear();
     this.flash.dispose();
   }
 }

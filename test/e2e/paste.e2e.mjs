@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { closeSecondarySideBar, editorText, eventually, focusEditor, goToLine, mod, openFile, paste, pressUndo, runCommand, waitForVisibleText } from './workbench.mjs';
+import { closeSecondarySideBar, editorText, eventually, focusEditor, goToLine, mod, openFile, paste, pressUndo, runCommand, runWhenAvailable, waitForVisibleText } from './workbench.mjs';
 
 export const title = 'paste a near-miss block, see the CodeLens, preview, click Apply here, undo, dismiss; paste an exact block, undo';
 export const timeoutMs = 240_000;
@@ -39,33 +39,6 @@ const ACTUAL = [
 ];
 
 const BLOCK = ['<<<<<<< SEARCH', ...SEARCH, '=======', ...REPLACE, '>>>>>>> REPLACE', ''].join('\n');
-
-/**
- * Runs a palette command once the extension host has registered it: on a loaded machine the workbench
- * can be restored well before the extension host has scanned the development extension.
- */
-async function runWhenAvailable(page, label, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${label}`);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
-    try {
-      await row.waitFor({ state: 'visible', timeout: 3000 });
-      await input.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
-      return;
-    } catch (err) {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) {
-        throw new Error(`command '${label}' never appeared in the palette: ${err.message}`);
-      }
-      await page.waitForTimeout(1000);
-    }
-  }
-}
 
 /** The CodeLens links currently rendered in the active editor. */
 function lens(page, text) {

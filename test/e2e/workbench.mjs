@@ -43,6 +43,33 @@ export async function runCommand(page, label) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
+/**
+ * Runs a palette command once the extension host has registered it: on a loaded machine the workbench
+ * can be restored well before the extension host has scanned the development extension.
+ */
+export async function runWhenAvailable(page, label, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${label}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+    try {
+      await row.waitFor({ state: 'visible', timeout: 3000 });
+      await input.press('Enter');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+      return;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) {
+        throw new Error(`command '${label}' never appeared in the palette: ${err.message}`);
+      }
+      await page.waitForTimeout(1000);
+    }
+  }
+}
+
 /** Opens a workspace file with Quick Open (Ctrl+P), like a user would, and waits for its editor to focus. */
 export async function openFile(page, relativePath) {
   const base = path.basename(relativePath);

@@ -183,6 +183,46 @@ suite('chat participant @apply', () => {
     assert.equal(doc.getText(), CONFIG.replace('  return open(url, defaults);', '  return open(url, { ...defaults, secure: true });'));
   });
 
+  /** A file long enough that line 350 is out of view when the editor shows its top. */
+  const LONG = Array.from({ length: 400 }, (_, i) => `export const value${i + 1} = ${i + 1};`).join('\n') + '\n';
+  const shownIn = (uri: vscode.Uri) => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+  const inView = (editor: vscode.TextEditor, line: number) => editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line);
+
+  test('Apply in a reply opens the file when no editor shows it, scrolls to the changed lines and highlights them', async () => {
+    const long = await openFile(`${dir}/long.ts`, LONG);
+    const { stream } = await ask({ prompt: block('export const value350 = 350;', 'export const value350 = 3500;') });
+    const apply = stream.button_('Apply');
+    // The user closed the file after the reply was rendered.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(shownIn(long.uri), undefined);
+    const outcome = await click(apply);
+    assert.equal(outcome.status, 'applied', outcome.summary);
+    assert.equal(long.getText(), LONG.replace('value350 = 350;', 'value350 = 3500;'));
+    const editor = shownIn(long.uri);
+    assert.ok(editor, 'Apply did not open the changed file');
+    // Like every apply, it is an unsaved change (one undo away), even in a file it had to open.
+    assert.ok(editor.document.isDirty, 'the apply was saved');
+    await waitFor(() => inView(editor, 349), 'line 350 in view');
+    const services = await api();
+    assert.deepEqual(services.feedback.highlighted(long.uri).map((r) => [r.start.line, r.end.line]), [[349, 349]], 'the changed line is highlighted');
+  });
+
+  test('Apply here in a reply scrolls the open editor to the chosen lines and highlights them', async () => {
+    const long = await openFile(`${dir}/long.ts`, LONG);
+    const { stream } = await ask({ prompt: block('export const value350 = 35;\nexport const value351 = 351;', 'export const value350 = 0;\nexport const value351 = 0;') });
+    const applyHere = stream.button_(/^Apply here \(\d+%, lines 350-351\)$/);
+    const editor = shownIn(long.uri);
+    assert.ok(editor);
+    editor.revealRange(new vscode.Range(0, 0, 0, 0), vscode.TextEditorRevealType.AtTop);
+    await waitFor(() => !inView(editor, 349), 'the top of the file in view');
+    const outcome = await click(applyHere);
+    assert.equal(outcome.status, 'applied', outcome.summary);
+    assert.equal(long.getText(), LONG.replace('value350 = 350;\nexport const value351 = 351;', 'value350 = 0;\nexport const value351 = 0;'));
+    await waitFor(() => inView(editor, 349) && inView(editor, 350), 'lines 350-351 in view');
+    const services = await api();
+    assert.deepEqual(services.feedback.highlighted(long.uri).map((r) => [r.start.line, r.end.line]), [[349, 350]]);
+  });
+
   test('Copy message for the model puts the engine message on the clipboard', async () => {
     const { stream } = await ask({ prompt: block('  retries: 4,\n  timeout: 5000,', '  retries: 5,') });
     await click(stream.button_('Copy message for the model'));

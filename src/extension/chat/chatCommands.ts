@@ -186,6 +186,10 @@ export async function applyFromChat(rawArgs: unknown): Promise<ApplyOutcome> {
     return { ...outcome, summary };
   }
   applyService.notify(outcome);
+  if (outcome.status === 'applied' && outcome.plan) {
+    // The user clicked in the Chat view, maybe with the file closed or scrolled elsewhere: show the change.
+    await applyService.revealApplied(outcome.plan);
+  }
   return outcome;
 }
 

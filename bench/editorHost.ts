@@ -1,0 +1,127 @@
+// The extension-host half of `npm run bench:editor` (bench/editor.mjs starts the real workbench with this
+// file as its extensionTestsPath and the production build of the extension loaded). On the 10,000-line
+// file `big.txt` of the workspace it times, interleaved round by round:
+//   floor      what any extension pays: read the clipboard, then one WorkspaceEdit at a known place
+//   exact      the clipboard command with an exact block, until the edit is in the document
+//   near miss  the clipboard command with a near-miss block, until VS Code's CodeLens request (what the
+//              editor asks for to draw lenses) returns our "Apply here" lens
+// and prints one JSON line of samples (ms) for bench/editor.mjs, which prints the table with the budgets.
+import * as vscode from 'vscode';
+
+export const RESULT_PREFIX = 'RESILIENT_APPLY_EDITOR_BENCH ';
+const LINE_PREFIX = process.env.RESILIENT_APPLY_LINE_PREFIX ?? '';
+const EXTENSION_ID = 'resilient-apply.resilient-apply';
+const ROUNDS = Number(process.env.RESILIENT_APPLY_BENCH_ROUNDS || 15);
+const BLOCK_LINES = 8;
+
+interface Api {
+  pendingStore: { dismissAll(): void };
+}
+
+function say(line: string): void {
+  console.log(LINE_PREFIX + line);
+}
+
+function block(search: string[], replace: string[]): string {
+  return ['<<<<<<< SEARCH', ...search, '=======', ...replace, '>>>>>>> REPLACE', ''].join('\n');
+}
+
+/** `BLOCK_LINES` lines from about 60% into the file that occur once, without blank lines. */
+function pickLines(lines: string[]): number {
+  const text = lines.join('\n');
+  for (let start = Math.floor(lines.length * 0.6); start < lines.length - BLOCK_LINES; start++) {
+    const chunk = lines.slice(start, start + BLOCK_LINES);
+    if (chunk.some((l) => l.trim().length < 4)) continue;
+    const needle = chunk.join('\n');
+    if (text.indexOf(needle) === text.lastIndexOf(needle)) return start;
+  }
+  throw new Error('no unique block in big.txt');
+}
+
+/** A line with its first identifier of 4+ letters misspelt: what a model misremembers. */
+function misspell(line: string): string {
+  return line.replace(/[A-Za-z_]{4,}/, (word) => `${word}Misremembered`);
+}
+
+async function timeUntil(what: string, start: () => Thenable<unknown>, done: () => boolean | Promise<boolean>): Promise<number> {
+  const t0 = performance.now();
+  await start();
+  while (!(await done())) {
+    if (performance.now() - t0 > 30_000) throw new Error(`${what}: nothing after 30 s`);
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  return performance.now() - t0;
+}
+
+export async function run(): Promise<void> {
+  const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
+  if (!extension) throw new Error(`${EXTENSION_ID} is not loaded`);
+  const api = await extension.activate();
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder');
+  const uri = vscode.Uri.joinPath(folder.uri, 'big.txt');
+  const document = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(document, { preview: false });
+  const original = document.getText();
+  const lines = original.split('\n');
+  const start = pickLines(lines);
+  const search = lines.slice(start, start + BLOCK_LINES);
+  const replace = [...search];
+  replace[3] = `${replace[3]} // changed by the bench`;
+  const exactBlock = block(search, replace);
+  const nearSearch = [...search];
+  nearSearch[1] = misspell(nearSearch[1]);
+  nearSearch[5] = misspell(nearSearch[5]);
+  const nearBlock = block(nearSearch, replace);
+  const range = new vscode.Range(start, 0, start + BLOCK_LINES - 1, lines[start + BLOCK_LINES - 1].length);
+  const changed = () => document.getText(range) !== search.join('\n') || document.lineCount !== lines.length;
+  const blockRange = new vscode.Range(start, 0, start + BLOCK_LINES, 0);
+  const restore = async () => {
+    if (document.getText() !== original) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uri, blockRange, `${search.join('\n')}\n`);
+      await vscode.workspace.applyEdit(edit);
+      if (document.getText() !== original) throw new Error('could not restore big.txt');
+    }
+    api.pendingStore.dismissAll();
+  };
+  const applyHereLens = async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100);
+    return lenses.some((l) => l.command?.title.includes('Apply here'));
+  };
+
+  const samples = { floor: [] as number[], exact: [] as number[], nearMiss: [] as number[] };
+  const measures: (() => Promise<void>)[] = [
+    async () => {
+      // Floor: the clipboard read and one WorkspaceEdit, with the place already known.
+      await vscode.env.clipboard.writeText(exactBlock);
+      samples.floor.push(
+        await timeUntil('floor', async () => {
+          await vscode.env.clipboard.readText();
+          const edit = new vscode.WorkspaceEdit();
+          edit.replace(uri, range, replace.join('\n'));
+          await vscode.workspace.applyEdit(edit);
+        }, changed),
+      );
+    },
+    async () => {
+      await vscode.env.clipboard.writeText(exactBlock);
+      samples.exact.push(await timeUntil('exact hit', () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'), changed));
+      if (document.getText(blockRange) !== `${replace.join('\n')}\n`) throw new Error('the exact block did not apply as expected');
+    },
+    async () => {
+      await vscode.env.clipboard.writeText(nearBlock);
+      samples.nearMiss.push(await timeUntil('near miss', () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'), applyHereLens));
+      if (document.getText() !== original) throw new Error('the near miss changed the document');
+    },
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each round in another order, so no measure always runs right after the same one.
+    for (let i = 0; i < measures.length; i++) {
+      await measures[(round + i) % measures.length]();
+      await restore();
+    }
+  }
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  say(RESULT_PREFIX + JSON.stringify({ lines: lines.length, blockLines: BLOCK_LINES, startLine: start + 1, samples }));
+}
