@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the three bundles: the desktop/remote extension (node), the web extension (browser worker)
 // and the CLI. `--watch` rebuilds on change; `--production` minifies and drops source maps.
 import * as esbuild from 'esbuild';
@@ -9,6 +10,7 @@ const watch = process.argv.includes('--watch');
 const outdirArg = process.argv.indexOf('--outdir');
 const outdir = outdirArg > 0 ? process.argv[outdirArg + 1] : 'dist';
 
+/** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
   minify: production,
@@ -18,6 +20,7 @@ const common = {
   logLevel: 'info',
 };
 
+/** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   { ...common, entryPoints: ['src/extension/desktop.ts'], outfile: `${outdir}/extension.js`, platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['src/extension/web.ts'], outfile: `${outdir}/web/extension.js`, platform: 'browser', format: 'cjs', target: 'es2022',

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run bench:editor`: what a user waits for in the real workbench, measured on the PRODUCTION build
 // (minified bundles in a temp folder, loaded as the development extension) and a 10,000-line file cut
 // from node_modules/typescript/lib/typescript.js. Prints figures and budgets; never fails on a budget
@@ -63,6 +64,7 @@ function workspaceWithBigFile(dir) {
 /** Runs bench/editorHost in the extension host and returns its samples. */
 async function hostTimings(browser, server, extensionDir, workspace, logDir) {
   const consoleLog = fs.createWriteStream(path.join(logDir, 'timings-console.log'));
+  /** @type {any} the extension host part's JSON (bench/editorHost.ts) */
   let result;
   let resolveExit;
   const exited = new Promise((r) => {

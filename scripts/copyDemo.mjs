@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Replaces <dest> with a fresh copy of demo/ (used by .vscode/tasks.json so debugging in desktop VS Code
 // never edits the committed demo files).   node scripts/copyDemo.mjs <dest>
 import * as fs from 'node:fs';

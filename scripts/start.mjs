@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm start`: the extension (built by `npm run build` first) in a real VS Code, in your browser.
 //
 // Starts the cached VS Code server (installing it on first use, see scripts/vscodeServer.mjs) on a copy of

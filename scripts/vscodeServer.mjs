@@ -1,3 +1,4 @@
+// @ts-check
 // A real VS Code for tests and `npm start`, hermetically from the npm registry.
 //
 // No VS Code download is possible on CI, but npm carries one: `code-server` ships the VS Code server and
@@ -260,7 +261,7 @@ export function freePort() {
     server.unref();
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });
@@ -334,6 +335,7 @@ export async function startServer({
     env: serverEnv(),
   });
   fs.closeSync(out);
+  /** @type {{ code: number | null, signal: NodeJS.Signals | null } | null} */
   let exited = null;
   child.on('exit', (code, signal) => {
     exited = { code, signal };
@@ -436,6 +438,7 @@ function groupAlive(pid) {
  * The workbench URL that opens `folder` with the extension at `extensionDevelopmentPath` loaded, and
  * optionally runs the integration suite at `extensionTestsPath` (a compiled index.js exporting run()).
  * Paths are absolute paths on this machine; the server serves them as vscode-remote URIs.
+ * @param {{ url: string, folder: string, extensionDevelopmentPath: string, extensionTestsPath?: string }} options
  */
 export function workbenchUrl({ url, folder, extensionDevelopmentPath, extensionTestsPath }) {
   const authority = new URL(url).host;

@@ -1,3 +1,4 @@
+// @ts-check
 // Drives the VS Code web workbench served by scripts/vscodeServer.mjs with playwright-core and the
 // system's Chromium (Debian's `chromium` package; no browser download).
 import { spawnSync } from 'node:child_process';
@@ -49,6 +50,10 @@ export function browserPid(browser) {
  * sessions). `onExit(code)` receives the status the workbench reports through codeAutomationExit when an
  * extensionTestsPath run ends; `onConsole(text, type)` every console message of the page, which includes
  * the extension host's console output.
+ * @param {import('playwright-core').Browser} browser
+ * @param {{ url: string, onExit?: (code: number, logs?: Array<{ relativePath: string, contents: string }>) => void,
+ *   onConsole?: (text: string, type: string) => void, onLog?: (level: number, message: string) => void,
+ *   viewport?: { width: number, height: number } }} options
  */
 export async function openWorkbench(browser, { url, onExit, onConsole, onLog, viewport = { width: 1440, height: 900 } }) {
   const context = await browser.newContext({
@@ -79,8 +84,9 @@ export async function openWorkbench(browser, { url, onExit, onConsole, onLog, vi
  */
 export async function waitForWorkbench(page, timeoutMs = 90_000) {
   await page.waitForSelector('.monaco-workbench', { timeout: timeoutMs });
-  await page.waitForFunction(() => typeof window.driver?.whenWorkbenchRestored === 'function', null, {
+  // The smoke-test driver the server exposes on window (not in the DOM typings).
+  await page.waitForFunction(() => typeof /** @type {any} */ (window).driver?.whenWorkbenchRestored === 'function', null, {
     timeout: timeoutMs,
   });
-  await page.evaluate(() => window.driver.whenWorkbenchRestored());
+  await page.evaluate(() => /** @type {any} */ (window).driver.whenWorkbenchRestored());
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the same integration suite (out/test/integration/index.js) in DESKTOP VS Code via
 // @vscode/test-electron, for people with a desktop VS Code or network access to download one.
 // `npm run test:desktop` builds first. Not used by CI here (no VS Code download is possible there;

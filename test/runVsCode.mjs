@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the extension in a REAL VS Code: the integration suite inside the extension host, then the UI tests
 // (test/e2e/*.e2e.mjs) clicking in the web workbench. The VS Code server comes from the npm registry and is
 // cached outside the repo (scripts/vscodeServer.mjs); the browser is the system's Chromium.
@@ -281,6 +282,7 @@ async function integrationSuite({ web = false } = {}) {
         }
       : undefined,
   );
+  /** @type {{ passed: number, failed: number, pending: number } | null} */
   let result = null;
   let extensionSeen = !web;
   let exitCode = null;
@@ -425,7 +427,9 @@ async function e2eSuite() {
     const consoleLog = fs.createWriteStream(path.join(tempRoot, `e2e-${name}-console.log`));
     const started = Date.now();
     let shotCount = 0;
+    /** @type {import('playwright-core').Page | undefined} */
     let page;
+    /** @type {import('playwright-core').BrowserContext | undefined} */
     let context;
     const screenshot = async (label) => {
       shotCount += 1;

@@ -1,3 +1,4 @@
+// @ts-check
 // The real Chat view, as a user drives it: type `@apply` and a SEARCH/REPLACE block into the chat input,
 // send it, and click the buttons of the reply. A signed-out VS Code only hands a request to a participant
 // when a language model is selected, so this test runs on a server with the test-only stub model
@@ -64,7 +65,7 @@ const RESPONSE = '.interactive-item-container.interactive-response';
 /** The text the chat input renders (its visible lines), spaces normalised. */
 function chatInputText(page) {
   return page.evaluate((selector) => {
-    const lines = [...document.querySelectorAll(`${selector} .view-lines .view-line`)];
+    const lines = [...document.querySelectorAll(`${selector} .view-lines .view-line`)].map((l) => /** @type {HTMLElement} */ (l));
     lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
     return lines.map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
   }, CHAT_INPUT);

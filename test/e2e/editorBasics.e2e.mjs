@@ -1,3 +1,4 @@
+// @ts-check
 // The workbench basics every UI test builds on: open a file, type, paste, read the text back, undo.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -1,3 +1,4 @@
+// @ts-check
 // The main editor flow, clicked in the real workbench: paste a near-miss SEARCH/REPLACE block into a file,
 // nothing is inserted, CodeLens rows offer the candidates; Preview shows the diff; "Apply here" applies;
 // Ctrl+Z restores the file in one step and the choices come back.

@@ -1,3 +1,4 @@
+// @ts-check
 // Helpers for UI tests that drive the real VS Code web workbench through playwright-core.
 //
 // ## Adding a UI test
@@ -154,7 +155,7 @@ export async function paste(page, text) {
  */
 export async function visibleText(page) {
   return page.evaluate((selector) => {
-    const lines = [...document.querySelectorAll(`${selector} .view-lines .view-line`)];
+    const lines = [...document.querySelectorAll(`${selector} .view-lines .view-line`)].map((l) => /** @type {HTMLElement} */ (l));
     lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
     return lines.map((l) => l.textContent.replace(/\u00a0/g, ' ')).join('\n');
   }, EDITOR);
@@ -176,7 +177,12 @@ export async function pressUndo(page) {
   await page.keyboard.press(`${mod}+Z`);
 }
 
-/** Polls `read()` until it returns `expected` (deep equal) or the time is up; then asserts. */
+/**
+ * Polls `read()` until it returns `expected` (deep equal) or the time is up; then asserts.
+ * @param {() => unknown | Promise<unknown>} read
+ * @param {unknown} expected
+ * @param {{ timeoutMs?: number, message?: string }} [options]
+ */
 export async function eventually(read, expected, { timeoutMs = 10_000, message } = {}) {
   const deadline = Date.now() + timeoutMs;
   let actual;

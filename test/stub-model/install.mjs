@@ -1,3 +1,4 @@
+// @ts-check
 // Installs the test-only stub language model (this folder) into a VS Code server's extensions folder,
 // the way a user installs an extension: as a .vsix through the server's own `--install-extension`. It
 // cannot be a second development extension (a web payload loads only its LAST extensionDevelopmentPath),

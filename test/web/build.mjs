@@ -1,3 +1,4 @@
+// @ts-check
 // Bundles test/web/index.ts for the web worker extension host, which can `require` only 'vscode':
 // out/test-web/index.js is the extensionTestsPath of `node test/runVsCode.mjs --web`.
 import * as esbuild from 'esbuild';
