@@ -21,6 +21,11 @@ export interface FileChange {
   path?: string;
   /** The new name: apply_patch `*** Move to:`, or a git rename. */
   moveTo?: string;
+  /**
+   * A plain `diff -u` whose two headers name different files (`--- x.orig` / `+++ x`) edits one file
+   * that exists under one of the names, as `patch` reads it; never a move. Both names, old first.
+   */
+  names?: [string, string];
   /** update: one block per hunk; add: one block with an empty SEARCH and the whole content; delete: none. */
   blocks: SearchReplaceBlock[];
   /** add: the content ends without a line break (`\ No newline at end of file`). */
@@ -121,6 +126,23 @@ interface HunkLine {
 /** Drops trailing implicit blank lines: a blank line after a hunk usually separates it from what follows. */
 function trimTrailingBlanks(body: HunkLine[], keep: (body: HunkLine[]) => boolean): void {
   while (body.length > 0 && body[body.length - 1].implicit && !keep(body)) body.pop();
+}
+
+/**
+ * Names in the order GNU patch prefers them: fewest folders, then the shortest base name, then the
+ * shortest name (`x` before `x.orig` or `x.new`).
+ */
+export function byPatchPreference(names: readonly string[]): string[] {
+  const rank = (n: string) => [n.split('/').length, (n.split('/').pop() ?? n).length, n.length];
+  return [...names].sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
+/** The file a change's blocks name: for a plain diff with two spellings, the likelier one. */
+function fileName(file: FileChange): string | undefined {
+  return file.names ? byPatchPreference(file.names)[0] : file.path;
 }
 
 function blockFrom(body: readonly HunkLine[], index: number, sourceLine: number, filePath: string | undefined, hunk: HunkInfo): SearchReplaceBlock {
@@ -236,7 +258,12 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
       else if (deleted) current = { kind: 'delete', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
       else {
         current = { kind: 'update', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
-        if (paths.newPath !== paths.oldPath) current.moveTo = paths.newPath;
+        // Only git's rename headers say "move"; otherwise two names are two spellings of the file to edit.
+        if (paths.newPath !== paths.oldPath) {
+          const renamed = git?.renameFrom !== undefined && git.renameTo !== undefined;
+          if (renamed) current.moveTo = paths.newPath;
+          else current.names = [paths.oldPath, paths.newPath];
+        }
       }
       if (current.path === '') failFile(hunks + 1, i + 1, 'a file path', `the file header '${line.trim()}' names no file`);
       files.push(current);
@@ -314,12 +341,12 @@ function readUnifiedHunk(lines: readonly string[], at: number, numeric: RegExpEx
     const text = body.map((l) => l.text).join('\n');
     const existing = file.blocks[0];
     if (existing) existing.replace = existing.replace === '' ? text : `${existing.replace}\n${text}`;
-    else file.blocks.push(blockFrom(body, index, at + 1, file.path, hunk));
+    else file.blocks.push(blockFrom(body, index, at + 1, fileName(file), hunk));
     file.noFinalNewline = body[body.length - 1].noNewline === true;
     return j;
   }
   if (file.kind === 'delete') return j;
-  const block = blockFrom(body, index, at + 1, file.path, hunk);
+  const block = blockFrom(body, index, at + 1, fileName(file), hunk);
   if (block.search === '' && !(oldStart === 0 && file.path === undefined)) {
     fail(index, at + 1, "context lines (' ') or removed lines ('-')",
       'the hunk only adds lines and quotes no line of the file, so there is nothing to find its place by; re-create the diff with context lines (e.g. git diff -U3)');

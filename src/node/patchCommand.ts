@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { formatName } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
-import { FileChange, parsePatch } from '../core/patchParser';
+import { byPatchPreference, FileChange, parsePatch } from '../core/patchParser';
 import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
 import { jsonRequested } from './args';
 import { languageIdFor } from './paths';
@@ -218,13 +218,23 @@ function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
   return block;
 }
 
+/**
+ * Which of a plain diff's two header names to edit, as GNU patch picks: among the names that exist, the
+ * one with the fewest folders, then the shortest base name, then the shortest name (so `x`, not `x.orig`
+ * or `x.new`); when neither exists, the new name, for the error message.
+ */
+function existingName(root: string, names: [string, string]): string {
+  const existing = names.filter((n) => exists(resolveUnderRoot(root, n)));
+  return existing.length === 0 ? names[1] : byPatchPreference(existing)[0];
+}
+
 function planFile(root: string, change: FileChange, claimed: Map<string, string>): PlannedFile {
   if (change.path === undefined) {
     throw new PatchInputError(
       `Patch (line ${change.sourceLine}): hunk ${change.blocks[0]?.index ?? 1} has no file header (--- a/<path> / +++ b/<path>), so there is no file to apply it to; ` +
       'add the header, or apply it to one file with "resilient-apply apply <file> --blocks <patch>"');
   }
-  const name = change.path;
+  const name = change.names ? existingName(root, change.names) : change.path;
   const json: JsonFile = { path: name, action: actionOf(change), status: 'applied', blocks: [] };
   if (change.moveTo !== undefined) json.to = change.moveTo;
   const target = resolveUnderRoot(root, name);

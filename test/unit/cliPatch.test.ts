@@ -176,6 +176,26 @@ describe('resilient-apply patch', () => {
     assert.deepEqual(snapshot(dir), before);
   });
 
+  test('a plain diff -u naming two spellings of one file edits the one that exists, and never moves it', () => {
+    const hunk = ['@@ -1,2 +1,2 @@', ' one', '-two', '+TWO', ''];
+    // diff -u m.txt.orig m.txt: the backup exists too; the file is m.txt (GNU patch's choice).
+    const backup = workspace({ 'm.txt': 'one\ntwo\n', 'm.txt.orig': 'one\ntwo\n' });
+    const first = runJson(backup, ['patch'], ['--- m.txt.orig', '+++ m.txt', ...hunk].join('\n'));
+    assert.equal(first.code, 0, JSON.stringify(first.json));
+    assert.deepEqual(snapshot(backup), { 'm.txt': 'one\nTWO\n', 'm.txt.orig': 'one\ntwo\n' });
+    assert.equal(first.json.files[0].action, 'update');
+    // --- m.txt / +++ m.txt.new: only m.txt exists; it is edited in place, no m.txt.new appears.
+    const renamed = workspace({ 'm.txt': 'one\ntwo\n' });
+    const second = runJson(renamed, ['patch'], ['--- m.txt', '+++ m.txt.new', ...hunk].join('\n'));
+    assert.equal(second.code, 0, JSON.stringify(second.json));
+    assert.deepEqual(snapshot(renamed), { 'm.txt': 'one\nTWO\n' });
+    // The same diff through apply <file>.
+    const viaApply = workspace({ 'm.txt': 'one\ntwo\n', 'd.diff': ['--- m.txt.orig', '+++ m.txt', ...hunk].join('\n') });
+    const third = runJson(viaApply, ['apply', 'm.txt', '--blocks', 'd.diff']);
+    assert.equal(third.code, 0, JSON.stringify(third.json));
+    assert.equal(fs.readFileSync(path.join(viaApply, 'm.txt'), 'utf8'), 'one\nTWO\n');
+  });
+
   test('a hunk whose context occurs twice is refused with both places (exit 2)', () => {
     const dir = workspace({ 'a.txt': 'x\ny\nz\nx\ny\n' });
     const { code, json } = runJson(dir, ['patch'], text('*** Begin Patch', '*** Update File: a.txt', '@@', ' x', '-y', '+Y', '*** End Patch'));
