@@ -355,12 +355,22 @@ export const DEFAULT_EDIT_AUTO_APPROVE: Readonly<Record<string, boolean>> = {
   '**/*-lock.{yaml,json}': false,
 };
 
-/** True when editing `relativePath` (posix, workspace-relative) needs a confirmation under `rules`. */
+/**
+ * True when editing `relativePath` (posix, workspace-relative) needs a confirmation under `rules`.
+ * Matched as the file system may read the name: case-insensitively (`.VSCode/tasks.json` is
+ * `.vscode/tasks.json` on macOS and Windows) and without what Windows ignores or adds (trailing dots
+ * and spaces of a segment, an `::$DATA` stream suffix), so another spelling cannot skip the question.
+ */
 export function editNeedsConfirmation(relativePath: string, rules: Readonly<Record<string, unknown>> | undefined): boolean {
   const table = rules && typeof rules === 'object' && !Array.isArray(rules) ? rules : DEFAULT_EDIT_AUTO_APPROVE;
+  const spelled = relativePath
+    .replace(/::\$DATA$/i, '')
+    .split('/')
+    .map((segment) => segment.replace(/[. ]+$/, '') || segment)
+    .join('/');
   let approved: boolean | undefined;
   for (const [pattern, value] of Object.entries(table)) {
-    if (typeof value === 'boolean' && globToRegExp(pattern).test(relativePath)) {
+    if (typeof value === 'boolean' && globToRegExp(pattern, 'i').test(spelled)) {
       approved = value;
     }
   }
@@ -368,7 +378,7 @@ export function editNeedsConfirmation(relativePath: string, rules: Readonly<Reco
 }
 
 /** A glob as VS Code settings write them: `**` any depth, `*` and `?` within a segment, `{a,b}` alternatives. */
-export function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string, flags = ''): RegExp {
   let out = '';
   let inGroup = false;
   for (let i = 0; i < glob.length; i++) {
@@ -398,5 +408,5 @@ export function globToRegExp(glob: string): RegExp {
       out += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
     }
   }
-  return new RegExp(`^${out}$`);
+  return new RegExp(`^${out}$`, flags);
 }

@@ -42,14 +42,16 @@ export function statWalkResolver(): RealPathResolver {
   };
 }
 
-/**
- * Undefined when the real location of `uri` lies inside one of the real workspace folders; otherwise
- * the reason, for the model and the user (naming the link and where it leads).
- */
-export async function outsideWorkspaceReason(uri: vscode.Uri, label: string, resolveRealPath: RealPathResolver): Promise<string | undefined> {
+/** Where `uri` really is: inside a workspace folder (and its path there), outside, or behind a link we cannot follow. */
+export type RealPlace =
+  | { kind: 'inside'; relativePath: string }
+  | { kind: 'outside'; target: vscode.Uri }
+  | { kind: 'unresolved-link'; link: vscode.Uri };
+
+export async function realPlace(uri: vscode.Uri, resolveRealPath: RealPathResolver): Promise<RealPlace> {
   const target = await resolveRealPath(uri);
   if (target.kind === 'unresolved-link') {
-    return `${label} is reached through a symbolic link (${target.link.path}) whose target cannot be checked here, so it may lie outside the workspace; nothing was applied. Edit the file at its real path inside the workspace.`;
+    return target;
   }
   const folders = vscode.workspace.workspaceFolders ?? [];
   const realFolders: Array<{ path: string; name: string }> = [];
@@ -59,7 +61,21 @@ export async function outsideWorkspaceReason(uri: vscode.Uri, label: string, res
     realFolders.push({ path: real.kind === 'real' ? real.uri.path : folder.uri.path, name: folder.name });
   }
   const sameScheme = folders.some((f) => f.uri.scheme === target.uri.scheme);
-  const inside = sameScheme && resolveWorkspacePath(target.uri.path, realFolders).ok;
-  if (inside) return undefined;
-  return `${label} is a symbolic link, or lies in a linked folder, that leads outside the workspace (to ${target.uri.fsPath || target.uri.path}); nothing was applied. This tool only edits files whose real path is inside the workspace.`;
+  const resolved = sameScheme ? resolveWorkspacePath(target.uri.path, realFolders) : undefined;
+  return resolved?.ok ? { kind: 'inside', relativePath: resolved.relativePath } : { kind: 'outside', target: target.uri };
+}
+
+/**
+ * Undefined when the real location of `uri` lies inside one of the real workspace folders; otherwise
+ * the reason, for the model and the user (naming the link and where it leads).
+ */
+export async function outsideWorkspaceReason(uri: vscode.Uri, label: string, resolveRealPath: RealPathResolver): Promise<string | undefined> {
+  const place = await realPlace(uri, resolveRealPath);
+  if (place.kind === 'unresolved-link') {
+    return `${label} is reached through a symbolic link (${place.link.path}) whose target cannot be checked here, so it may lie outside the workspace; nothing was applied. Edit the file at its real path inside the workspace.`;
+  }
+  if (place.kind === 'inside') {
+    return undefined;
+  }
+  return `${label} is a symbolic link, or lies in a linked folder, that leads outside the workspace (to ${place.target.fsPath || place.target.path}); nothing was applied. This tool only edits files whose real path is inside the workspace.`;
 }

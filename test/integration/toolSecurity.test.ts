@@ -8,6 +8,8 @@ import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { setup, suite, suiteSetup, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import { createApplyTool } from '../../src/extension/chat/applyTool';
+import { nodeRealPathResolver } from '../../src/extension/node/realPath';
 import { api, cleanUp, fileUri, scratchDir } from './editorHelpers';
 
 const TOOL = 'resilient-apply_applyBlocks';
@@ -88,6 +90,21 @@ suite('LM tool: workspace boundary and symbolic links', () => {
     const absolute = await invoke({ filePath: secret, blocks: EDIT });
     assert.match(absolute, /outside the workspace/);
     assert.equal(fs.readFileSync(secret, 'utf8'), SECRET);
+  });
+
+  test('a link inside the workspace to a guarded file asks for confirmation, like the guarded file itself', async () => {
+    fs.mkdirSync(nodePath.join(inside, '.vscode'));
+    fs.writeFileSync(nodePath.join(inside, '.vscode', 'tasks.json'), '{}\n');
+    fs.symlinkSync(nodePath.join('.vscode', 'tasks.json'), nodePath.join(inside, 'notes.md'));
+    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver() });
+    const token = new vscode.CancellationTokenSource().token;
+    const blocks = [{ search: '{}', replace: '{ "version": "2.0.0" }' }];
+    const viaLink = await tool.prepareInvocation!({ input: { filePath: `${dir}/notes.md`, blocks } }, token);
+    assert.ok(viaLink?.confirmationMessages, 'no confirmation asked for a link to .vscode/tasks.json');
+    const direct = await tool.prepareInvocation!({ input: { filePath: `${dir}/.vscode/tasks.json`, blocks } }, token);
+    assert.ok(direct?.confirmationMessages);
+    const ordinary = await tool.prepareInvocation!({ input: { filePath: `${dir}/real.md`, blocks } }, token);
+    assert.equal(ordinary?.confirmationMessages, undefined);
   });
 
   test('a link that stays inside the workspace is followed: the real file is edited', async () => {

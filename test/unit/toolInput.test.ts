@@ -158,6 +158,13 @@ test('edits need confirmation exactly where the auto-approve rules say no', () =
   assert.equal(editNeedsConfirmation('src/app.ts', { 'docs/**': true }), true);
 });
 
+test('another spelling of a guarded file is still guarded (case, trailing dots and spaces, a stream suffix)', () => {
+  for (const spelling of ['.VSCode/tasks.json', 'Package.json', '.ENV', 'package.json.', '.vscode/tasks.json ', 'package.json::$DATA', 'web/YARN.LOCK']) {
+    assert.equal(editNeedsConfirmation(spelling, undefined), true, spelling);
+  }
+  assert.equal(editNeedsConfirmation('src/App.ts', undefined), false);
+});
+
 test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse is named', () => {
   const diff = checkToolInput({ filePath: 'src/a.ts', patch: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,2 +3,2 @@\n x\n-y\n+z\n' });
   assert.ok(diff.ok);

@@ -17,7 +17,7 @@ import type { SearchReplaceBlock } from '../../core/types';
 import type { BatchPlan } from '../applyService';
 import { labelFor, normalizeBlockPath, openTarget } from '../targets';
 import { sharedServices } from './services';
-import { outsideWorkspaceReason, type RealPathResolver } from '../workspaceBoundary';
+import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 
 /** What the tool needs from activate(). */
 export interface ApplyToolDeps {
@@ -107,7 +107,7 @@ function describeBlocks(blocks: readonly SearchReplaceBlock[], relativePath: str
 /** The tool object; exported so tests can call prepareInvocation directly (it must be side-effect free). */
 export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<unknown> {
   return {
-    prepareInvocation(options) {
+    async prepareInvocation(options) {
       const check = checkToolInput(options.input);
       if (!check.ok) {
         return { invocationMessage: 'Checking the SEARCH/REPLACE input' };
@@ -121,8 +121,11 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: `Applying ${what} to ${where.relativePath}` };
       // Ask exactly where VS Code's own agent edit tools ask (sensitive files such as .vscode/*.json,
       // .env, package.json, lock files): the edit is undoable, so ordinary files need no prompt.
+      // The real path counts too: a link named notes.md may lead to .vscode/tasks.json.
       const rules = vscode.workspace.getConfiguration('chat.tools.edits').get<Record<string, unknown>>('autoApprove');
-      if (editNeedsConfirmation(where.relativePath, rules)) {
+      const place = await realPlace(vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath), deps.resolveRealPath);
+      const realPath = place.kind === 'inside' ? place.relativePath : undefined;
+      if (editNeedsConfirmation(where.relativePath, rules) || (realPath !== undefined && editNeedsConfirmation(realPath, rules))) {
         prepared.confirmationMessages = {
           title: `Apply ${what} to ${where.relativePath}?`,
           message: describeBlocks(check.blocks, where.relativePath),
