@@ -2,7 +2,6 @@
 // deletions, moves) under a root folder, all files or none. Every file's new content is computed first
 // through the same engine as `apply`; only when every hunk of every file places are files written, and
 // if a write fails, the files already written are put back as they were.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatName } from '../core/edits';
@@ -12,6 +11,7 @@ import { byPatchPreference, FileChange, parsePatch } from '../core/patchParser';
 import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
 import { jsonRequested } from './args';
 import { languageIdFor } from './paths';
+import { newSidePath } from './sideFiles';
 import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './textFile';
 
 export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]';
@@ -354,12 +354,22 @@ function originalBytes(file: TextFile): Buffer {
   return file.bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
 }
 
-/** Puts bytes back at a path (temp file + rename), with the given mode. */
+/** Puts bytes back at a path that no longer exists (temp file named as the CLI's own + rename), with the given mode. */
 function restore(target: string, bytes: Buffer, mode: number): void {
-  const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.restore`);
+  const temp = newSidePath(target, 'tmp');
   fs.writeFileSync(temp, bytes, { mode });
   fs.chmodSync(temp, mode);
   fs.renameSync(temp, target);
+}
+
+/**
+ * Writes a file's old text back over the patch's edit through the CLI's one write path, so a
+ * hard-linked file is restored in place (every name sees it), owner and mode kept, fsynced.
+ */
+function restoreText(original: TextFile, display: string): void {
+  const now = readTextFile(original.realPath);
+  if (!now) throw new Error(`${display} disappeared while the patch was undone`);
+  writeTextFile(now, original.text, display);
 }
 
 /** Folders that creating `file` would add (outermost first), to remove them again on rollback. */
@@ -383,9 +393,8 @@ function removeCreated(file: string, folders: string[]): void {
 function writeOne(w: PlannedWrite): Undo {
   switch (w.kind) {
     case 'update': {
-      const bytes = originalBytes(w.original);
       writeTextFile(w.original, w.content, w.display);
-      return () => restore(w.original.realPath, bytes, w.original.mode);
+      return () => restoreText(w.original, w.display);
     }
     case 'add': {
       const folders = missingFolders(w.target);

@@ -275,4 +275,20 @@ describe('patch writes: all or nothing', () => {
     assert.deepEqual(snapshot(dir), before);
     assert.equal(fs.existsSync(path.join(dir, 'new')), false, 'folders created for the patch are removed again');
   });
+
+  test('undoing an update of a hard-linked file restores it in place: both names keep one file with the old text', () => {
+    const dir = workspace({ 'a.txt': 'one\n', 'blocker': 'a file, not a folder\n' });
+    fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'h.txt'));
+    const original = readTextFile(path.join(dir, 'a.txt'))!;
+    assert.throws(() =>
+      commitWrites([
+        { kind: 'update', display: 'a.txt', original, content: 'two\n' },
+        { kind: 'add', display: 'blocker/c.txt', target: path.join(dir, 'blocker', 'c.txt'), content: 'c\n' },
+      ]),
+    );
+    assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'one\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'h.txt'), 'utf8'), 'one\n');
+    assert.equal(fs.statSync(path.join(dir, 'a.txt')).ino, fs.statSync(path.join(dir, 'h.txt')).ino, 'the two names are still one file');
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['a.txt', 'blocker', 'h.txt'], 'no side files left');
+  });
 });
