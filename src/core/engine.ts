@@ -25,6 +25,8 @@ import { formatMessage } from './message';
 const DEFAULT_LINE_HINT_WINDOW = 20;
 const DEFAULT_MAX_CANDIDATES = 3;
 const DEFAULT_MIN_SCORE = 0.5;
+/** How many other occurrences a note names when a line hint picked one. */
+const MAX_LISTED_OTHERS = 10;
 /** How far the best fuzzy candidate must lead the next one for fuzzyApply to place it. */
 export const FUZZY_APPLY_MARGIN = 0.05;
 
@@ -466,7 +468,8 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
       occ = near[0].o;
       const others = occs.filter((o) => o !== occ).map(firstLine);
       outcome.notes.push(
-        `SEARCH occurs ${occs.length} times; line hint ${hint} picked the one at line ${firstLine(occ)} (others at line${others.length === 1 ? '' : 's'} ${others.join(', ')})`,
+        // A short list: a line that occurs hundreds of times must not flood the model's context.
+        `SEARCH occurs ${occs.length} times; line hint ${hint} picked the one at line ${firstLine(occ)} (others at line${others.length === 1 ? '' : 's'} ${others.slice(0, MAX_LISTED_OTHERS).join(', ')}${others.length > MAX_LISTED_OTHERS ? ` and ${others.length - MAX_LISTED_OTHERS} more` : ''})`,
       );
     }
   }

@@ -62,6 +62,15 @@ describe('ambiguity and line hints', () => {
     assert.equal(r.content, lines('start', 'x = 1', 'a', 'b', 'x = 2', 'c', 'x = 1', 'end', ''));
   });
 
+  test('a hint among hundreds of occurrences names ten of the others and counts the rest', () => {
+    const many = Array.from({ length: 200 }, () => 'pass').join('\n') + '\n';
+    const r = run(many, [{ search: 'pass', replace: 'return', startLine: 100 }]);
+    assert.equal(r.status, 'applied');
+    const note = r.blocks[0].notes.join(' ');
+    assert.match(note, /others at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 189 more\)/);
+    assert.ok(r.message.length < 1000, `message of ${r.message.length} characters`);
+  });
+
   test('options.lineHint applies to blocks without their own hint', () => {
     const r = run(doc, [{ search: 'x = 1', replace: 'x = 2' }], { lineHint: 7 });
     assert.deepEqual(r.blocks[0].range, { startLine: 7, endLine: 7 });
