@@ -225,7 +225,14 @@ function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
  */
 function existingName(root: string, names: [string, string]): string {
   const existing = names.filter((n) => exists(resolveUnderRoot(root, n)));
-  return existing.length === 0 ? names[1] : byPatchPreference(existing)[0];
+  if (existing.length > 0) return byPatchPreference(existing)[0];
+  // `diff -ru old new` names old/x and new/x: the file is x under the root (what `patch -p1` reads).
+  const [a, b] = names.map((n) => n.split('/'));
+  if (a.length > 1 && b.length > 1 && a[0] !== b[0] && a.slice(1).join('/') === b.slice(1).join('/')) {
+    const stripped = b.slice(1).join('/');
+    if (exists(resolveUnderRoot(root, stripped))) return stripped;
+  }
+  return names[1];
 }
 
 function planFile(root: string, change: FileChange, claimed: Map<string, string>): PlannedFile {
@@ -239,7 +246,8 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   if (change.moveTo !== undefined) json.to = change.moveTo;
   const target = resolveUnderRoot(root, name);
   const claim = (p: string, label: string) => {
-    const key = fs.existsSync(p) ? fs.realpathSync(p) : p;
+    // .native: one key per file on case-insensitive file systems too.
+    const key = fs.existsSync(p) ? fs.realpathSync.native(p) : p;
     const previous = claimed.get(key);
     if (previous !== undefined) throw new PatchInputError(`the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`);
     claimed.set(key, `${change.kind} on line ${change.sourceLine}`);

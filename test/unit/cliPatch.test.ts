@@ -189,6 +189,11 @@ describe('resilient-apply patch', () => {
     const second = runJson(renamed, ['patch'], ['--- m.txt', '+++ m.txt.new', ...hunk].join('\n'));
     assert.equal(second.code, 0, JSON.stringify(second.json));
     assert.deepEqual(snapshot(renamed), { 'm.txt': 'one\nTWO\n' });
+    // diff -ru old new: old/m.txt and new/m.txt are m.txt under the root.
+    const tree = workspace({ 'm.txt': 'one\ntwo\n' });
+    const fourth = runJson(tree, ['patch'], ['--- old/m.txt', '+++ new/m.txt', ...hunk].join('\n'));
+    assert.equal(fourth.code, 0, JSON.stringify(fourth.json));
+    assert.deepEqual(snapshot(tree), { 'm.txt': 'one\nTWO\n' });
     // The same diff through apply <file>.
     const viaApply = workspace({ 'm.txt': 'one\ntwo\n', 'd.diff': ['--- m.txt.orig', '+++ m.txt', ...hunk].join('\n') });
     const third = runJson(viaApply, ['apply', 'm.txt', '--blocks', 'd.diff']);
