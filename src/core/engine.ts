@@ -534,6 +534,16 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     }
   }
 
+  // Already applied: REPLACE (normalised the same way) is in the file at one place, so re-sending loops.
+  const applied = alreadyAppliedAt(batch, block);
+  if (applied) {
+    outcome.alreadyApplied = applied;
+    outcome.notes.push(
+      `already applied at ${applied.startLine === applied.endLine ? `line ${applied.startLine}` : `lines ${applied.startLine}-${applied.endLine}`}`,
+    );
+    return { outcome };
+  }
+
   if (matcher.indentMisses.size > 0) return indentMissOutcome(batch, block, spec, [...matcher.indentMisses.values()]);
 
   // SEARCH found only inside lines: not a match, but the whole lines are the obvious candidates.
@@ -615,6 +625,33 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     );
   }
   return { outcome };
+}
+
+/**
+ * Where the working text already holds the block's REPLACE, found through tiers 1-9 at exactly one
+ * place (a line hint may pick one of several). Undefined when REPLACE is blank, equals SEARCH, or only
+ * deletes lines of SEARCH (every non-blank REPLACE line is a SEARCH line): then its presence proves nothing.
+ */
+function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | undefined {
+  if (block.replace.trim() === '' || block.replace === block.search) return undefined;
+  const key = (l: string) => l.replace(/\s+/g, ' ').trim();
+  const searchLines = new Set(splitBlockLines(block.search).map(key));
+  const replaceLines = splitBlockLines(block.replace).map(key).filter((l) => l !== '');
+  if (replaceLines.every((l) => searchLines.has(l))) return undefined;
+  const found = batch.findFirst(prepareSearch(block.replace));
+  let occs = found.occurrences;
+  if (occs.length > 1) {
+    const hint = block.startLine ?? batch.settings.lineHint;
+    if (hint === undefined) return undefined;
+    const near = occs
+      .map((o) => ({ o, d: Math.abs(batch.range(o.start, o.end).startLine - hint) }))
+      .filter((x) => x.d <= batch.settings.lineHintWindow)
+      .sort((a, b) => a.d - b.d);
+    if (near.length === 0 || (near.length > 1 && near[0].d === near[1].d)) return undefined;
+    occs = [near[0].o];
+  }
+  if (occs.length !== 1) return undefined;
+  return batch.range(occs[0].start, occs[0].end);
 }
 
 function rivalText(batch: Batch, rival: { start: number; end: number; score: number } | undefined): string {

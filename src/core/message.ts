@@ -91,6 +91,7 @@ function failedBlockMessage(fileName: string, block: BlockOutcome, total: number
 
 function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const out: string[] = [];
+  if (block.alreadyApplied) return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);
   const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
   // The engine may already say so in a note; say it once.
   const truncated = block.truncated && !block.notes.some((n) => /work cap|truncat/i.test(n));
@@ -116,6 +117,15 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
   }
   if (truncated) out.push(TRUNCATED);
   out.push('Re-emit SEARCH copied exactly from the lines above (every character, including indentation).');
+  return out.join('\n');
+}
+
+function alreadyAppliedMessage(prefix: string, fileName: string, block: BlockOutcome, at: LineRange): string {
+  const out = [
+    `${prefix}SEARCH text not found in ${fileName}: already applied at ${rangeText(at)} (${fileName} already holds this block's REPLACE text there).`,
+  ];
+  out.push(...block.notes.filter((n) => !n.startsWith('already applied at')).map((n) => `Note: ${ensurePeriod(n)}`));
+  out.push('Do not re-send this block; it needs no change. Re-read the file before any further edit there.');
   return out.join('\n');
 }
 
@@ -163,6 +173,10 @@ function invalidMessage(prefix: string, fileName: string, block: BlockOutcome): 
 /** For multi-block batches: which block(s) stopped the batch and that the others are waiting. */
 function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: readonly BlockOutcome[]): string {
   const failedList = failed.map((b) => b.index);
+  if (failed.length > 0 && failed.every((b) => b.alreadyApplied)) {
+    const which = failedList.length === 1 ? `block ${failedList[0]} is` : `blocks ${joinList(failedList.map(String))} are`;
+    return `Nothing was applied to ${fileName} because ${which} already applied; a batch applies all its blocks or none. Re-send the batch without ${failedList.length === 1 ? 'it' : 'them'}.`;
+  }
   const fine = blocks.filter((b) => b.status === 'pending' || b.status === 'applied').map((b) => b.index);
   const cause =
     failedList.length === 1

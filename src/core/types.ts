@@ -117,6 +117,11 @@ export interface BlockOutcome {
   notes: string[];
   /** The fuzzy scan stopped at its work cap; candidates may not be the global best. */
   truncated?: boolean;
+  /**
+   * SEARCH was not found but the file already holds REPLACE (through the same tiers), at one place:
+   * the edit was applied before (status stays not_found, with no candidates and a note saying so).
+   */
+  alreadyApplied?: LineRange;
 }
 
 /** A replacement against the ORIGINAL text. Edits are sorted and never overlap. */
