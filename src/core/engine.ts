@@ -630,14 +630,17 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
 /**
  * Where the working text already holds the block's REPLACE, found through tiers 1-9 at exactly one
  * place (a line hint may pick one of several). Undefined when REPLACE is blank, equals SEARCH, or only
- * deletes lines of SEARCH (every non-blank REPLACE line is a SEARCH line): then its presence proves nothing.
+ * deletes lines of SEARCH (its non-blank lines are a subsequence of SEARCH's): then its presence proves nothing.
  */
 function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | undefined {
   if (block.replace.trim() === '' || block.replace === block.search) return undefined;
   const key = (l: string) => l.replace(/\s+/g, ' ').trim();
-  const searchLines = new Set(splitBlockLines(block.search).map(key));
+  const searchLines = splitBlockLines(block.search).map(key).filter((l) => l !== '');
   const replaceLines = splitBlockLines(block.replace).map(key).filter((l) => l !== '');
-  if (replaceLines.every((l) => searchLines.has(l))) return undefined;
+  // REPLACE a subsequence of SEARCH: the edit only deletes lines, and what remains says nothing.
+  let k = 0;
+  for (const line of searchLines) if (k < replaceLines.length && line === replaceLines[k]) k++;
+  if (k === replaceLines.length) return undefined;
   const found = batch.findFirst(prepareSearch(block.replace));
   let occs = found.occurrences;
   if (occs.length > 1) {
