@@ -21,6 +21,7 @@ import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
+import { describeDifferences } from './lineDiff';
 
 const DEFAULT_LINE_HINT_WINDOW = 20;
 const DEFAULT_MAX_CANDIDATES = 3;
@@ -769,6 +770,7 @@ export function* runBatch(
   }
   if (failure) {
     for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
+    describeNearMisses(blocks, outcomes);
   }
   const status: BatchStatus = failure ?? 'applied';
   const result: ApplyResult = {
@@ -779,6 +781,21 @@ export function* runBatch(
   };
   if (status === 'applied') result.content = batch.workingText;
   return result;
+}
+
+/** Candidates listed with a near miss: what differs from SEARCH, for the first three of each. */
+const DESCRIBED_CANDIDATES = 3;
+
+function describeNearMisses(blocks: readonly SearchReplaceBlock[], outcomes: BlockOutcome[]): void {
+  for (const o of outcomes) {
+    if (o.status !== 'not_found' || o.candidates.length === 0) continue;
+    const block = blocks.find((b) => b.index === o.index);
+    if (!block) continue;
+    for (const c of o.candidates.slice(0, DESCRIBED_CANDIDATES)) {
+      const differences = describeDifferences(block.search, c);
+      if (differences.length > 0) c.differences = differences;
+    }
+  }
 }
 
 function cancelledResult(fileName: string, outcomes: BlockOutcome[], done: number, total: number): ApplyResult {

@@ -112,7 +112,11 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
   for (const c of block.candidates) {
     const note = c.note ? ` (${stripPeriod(c.note)})` : '';
     out.push(`  [${formatScore(c.score)}] ${rangeText(c)}${note}:`);
-    out.push(indent(c.text, '    '));
+    out.push(indent(quoted(c.text), '    '));
+    if (c.differences && c.differences.length > 0) {
+      out.push('    What differs from SEARCH:');
+      out.push(...c.differences.map((d) => `      ${d}`));
+    }
     out.push('');
   }
   if (truncated) out.push(TRUNCATED);
@@ -151,7 +155,7 @@ function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome)
   for (const c of occurrences.slice(0, MAX_QUOTED_OCCURRENCES)) {
     const note = c.note ? ` (${stripPeriod(c.note)})` : '';
     out.push(`  ${rangeText(c)}${note}:`);
-    out.push(indent(c.text, '    '));
+    out.push(indent(quoted(c.text), '    '));
     out.push('');
   }
   if (occurrences.length > MAX_QUOTED_OCCURRENCES) {
@@ -202,6 +206,31 @@ function rangeText(range: LineRange, withWord = true): string {
     range.startLine === range.endLine ? `${range.startLine}` : `${range.startLine}-${range.endLine}`;
   if (!withWord) return span;
   return range.startLine === range.endLine ? `line ${span}` : `lines ${span}`;
+}
+
+/** A quoted candidate keeps its lines whole up to these sizes (a minified 300 kB line is not worth repeating). */
+const MAX_QUOTED_LINE = 2_000;
+const MAX_QUOTED_TEXT = 20_000;
+
+/** The candidate's text, with very long lines and very long regions cut and the cut said. */
+function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_LINE && text.length <= MAX_QUOTED_TEXT) return text;
+  const out: string[] = [];
+  let total = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
+    if (line.length > MAX_QUOTED_LINE) {
+      line = `${line.slice(0, MAX_QUOTED_LINE)} [… line cut: ${line.length} characters in all]`;
+    }
+    if (total + line.length > MAX_QUOTED_TEXT) {
+      out.push(`[… ${lines.length - i} more line${lines.length - i === 1 ? '' : 's'} not quoted]`);
+      break;
+    }
+    out.push(line);
+    total += line.length + 1;
+  }
+  return out.join('\n');
 }
 
 function indent(text: string, margin: string): string {

@@ -90,6 +90,11 @@ export interface Candidate extends LineRange {
   end: number;
   /** Why this candidate is special, e.g. "matched only part of line 12", "block 1 replaced these lines". */
   note?: string;
+  /**
+   * Near misses (top 3): what differs between SEARCH and these lines, at most ~8 lines, e.g.
+   * "- SEARCH line 3: sum += xx", "+ file line 6: sum += x", "file line 9 is not in SEARCH".
+   */
+  differences?: string[];
 }
 
 export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'pending';
