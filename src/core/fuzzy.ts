@@ -162,6 +162,26 @@ export function lineKey(line: string): string {
 const EXACT_WEIGHT = 0.5;
 /** How many of the best scored windows settle on their exact evidence (each costs about its length). */
 const SETTLED_WINDOWS = 64;
+/** FNV-1a of lineKey(line) as lineKey would spell it, without building it (whitespace skipped, quotes and dashes folded). */
+function keyHash(line: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) {
+    let c = line.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c >= 0x7f) {
+      if (c === 0xa0 || c === 0xfeff || c === 0x2060 || c === 0x3000 || (c >= 0x2000 && c <= 0x200d) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x1680) continue;
+      if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) c = 39;
+      else if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) c = 45;
+      else if (c === 0x2026) {
+        for (let k = 0; k < 3; k++) h = Math.imul(h ^ 46, 0x01000193);
+        continue;
+      }
+    } else if (c === 34 || c === 96) c = 39;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
 const EVIDENCE_SCAN_CHARS = 4_000_000;
 /** A line occurring more often than this in the document casts no vote (closing braces and the like). */
@@ -336,9 +356,14 @@ function evidenceSeeds(
     if (list) list.push(i);
     else index.set(key, [i]);
   });
+  // A hash of each line's key, computed without building strings, filters the lines worth keying.
+  const hashes = new Set<number>();
+  for (const key of index.keys()) hashes.add(keyHash(key));
   const hits = new Map<string, number[]>();
   for (let j = 0; j < M; j++) {
-    const key = lineKey(normalizeLine(docLines[nonBlank[j]]));
+    const line = docLines[nonBlank[j]];
+    if (!hashes.has(keyHash(line))) continue;
+    const key = lineKey(normalizeLine(line));
     if (!index.has(key)) continue;
     const list = hits.get(key);
     if (list) list.push(j);
@@ -910,17 +935,33 @@ class WindowScorer {
       if (!last || m[1] > last[1]) last = m;
     }
     if (!first || !last || first === last) return undefined;
-    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line).
+    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
+    // file line SEARCH lacks,
     const pairs = (i: number, j: number) => i >= 0 && i < n && this.sim(i, this.line(j)) >= LINE_CREDIT_FLOOR;
+    // or one changed line, when the lines beyond it pair again.
     let start = first[1];
     for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
-      if (!pairs(i, start - 1) && !pairs(--i, start - 1)) break;
-      start--;
+      if (pairs(i, start - 1)) start--;
+      else if (pairs(i - 1, start - 1)) {
+        i--;
+        start--;
+      } else if (start > 1 && pairs(i - 1, start - 2)) {
+        i--;
+        start -= 2;
+      } else if (start > 1 && pairs(i, start - 2)) start -= 2; // a file line SEARCH lacks
+      else break;
     }
     let end = last[1] + 1;
     for (let i = last[0] + 1; i < n && end < M; i++) {
-      if (!pairs(i, end) && !pairs(++i, end)) break;
-      end++;
+      if (pairs(i, end)) end++;
+      else if (pairs(i + 1, end)) {
+        i++;
+        end++;
+      } else if (end + 1 < M && pairs(i + 1, end + 1)) {
+        i++;
+        end += 2;
+      } else if (end + 1 < M && pairs(i, end + 1)) end += 2; // a file line SEARCH lacks
+      else break;
     }
     return { start, end };
   }
