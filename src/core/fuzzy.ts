@@ -161,7 +161,7 @@ export function lineKey(line: string): string {
 /** How much of the gap between look-alike similarity and 1 the share of exactly equal lines closes. */
 const EXACT_WEIGHT = 0.5;
 /** How many of the best scored windows settle on their exact evidence (each costs about its length). */
-const SETTLED_WINDOWS = 64;
+const SETTLED_WINDOWS = 16;
 /** FNV-1a of lineKey(line) as lineKey would spell it, without building it (whitespace skipped, quotes and dashes folded). */
 function keyHash(line: string): number {
   let h = 0x811c9dc5;
@@ -347,8 +347,9 @@ function evidenceSeeds(
   if (n < 2) return [];
   let chars = 0;
   for (let j = 0; j < M && chars <= EVIDENCE_SCAN_CHARS; j++) chars += docLines[nonBlank[j]].length;
-  if (chars > EVIDENCE_SCAN_CHARS || budget.used + 2 * chars > budget.cap) return [];
-  budget.spend(2 * chars);
+  if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) return [];
+  // One hashing pass over the characters (keys are built only for lines whose hash is SEARCH's).
+  budget.spend(chars);
   const index = new Map<string, number[]>();
   search.forEach((line, i) => {
     const key = lineKey(line);
