@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import { applyBlocks } from '../src/core/engine';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates } from '../src/core/fuzzy';
 import type { ApplyResult, SearchReplaceBlock } from '../src/core/types';
+import { measure, nearMisses, SHAPES } from '../test/fixtures/nearMisses';
 
 const BLOCK_LINES = 50;
 const SIZES = [1_000, 10_000, 100_000];
@@ -348,6 +349,26 @@ function main(): void {
     'Large batches: one-line blocks on a 10,000-line file (one run each; us/block flat = linear)',
     ['blocks', 'order', 'status', 'ms', 'cpu ms', 'us/block', 'budget', 'met'],
     batchRows(),
+  );
+  printNearMissRanking();
+}
+
+/** How often the first (and any of the first three) candidates are the region the model meant. */
+function printNearMissRanking(): void {
+  const t0 = process.hrtime.bigint();
+  const cases = nearMisses();
+  const figures = measure(cases);
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const pct = (k: number, n: number) => `${((100 * k) / n).toFixed(1)}%`;
+  const rows = SHAPES.map((shape) => {
+    const r = figures.byShape[shape] ?? { cases: 0, top1: 0, top3: 0 };
+    return [shape, String(r.cases), pct(r.top1, r.cases), pct(r.top3, r.cases)];
+  });
+  rows.push(['all', String(figures.cases), pct(figures.top1, figures.cases), pct(figures.top3, figures.cases)]);
+  printRows(
+    `Near-miss ranking (test/fixtures/nearMisses.ts, real source text; top-1 target >= 98%; ${ms.toFixed(0)} ms to build and judge)`,
+    ['shape', 'cases', 'top-1', 'top-3'],
+    rows,
   );
 }
 

@@ -21,6 +21,7 @@ import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
+import { describeDifferences } from './lineDiff';
 
 const DEFAULT_LINE_HINT_WINDOW = 20;
 const DEFAULT_MAX_CANDIDATES = 3;
@@ -537,6 +538,16 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     }
   }
 
+  // Already applied: REPLACE (normalised the same way) is in the file at one place, so re-sending loops.
+  const applied = alreadyAppliedAt(batch, block);
+  if (applied) {
+    outcome.alreadyApplied = applied;
+    outcome.notes.push(
+      `already applied at ${applied.startLine === applied.endLine ? `line ${applied.startLine}` : `lines ${applied.startLine}-${applied.endLine}`}`,
+    );
+    return { outcome };
+  }
+
   if (matcher.indentMisses.size > 0) return indentMissOutcome(batch, block, spec, [...matcher.indentMisses.values()]);
 
   // SEARCH found only inside lines: not a match, but the whole lines are the obvious candidates.
@@ -618,6 +629,36 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     );
   }
   return { outcome };
+}
+
+/**
+ * Where the working text already holds the block's REPLACE, found through tiers 1-9 at exactly one
+ * place (a line hint may pick one of several). Undefined when REPLACE is blank, equals SEARCH, or only
+ * deletes lines of SEARCH (its non-blank lines are a subsequence of SEARCH's): then its presence proves nothing.
+ */
+function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | undefined {
+  if (block.replace.trim() === '' || block.replace === block.search) return undefined;
+  const key = (l: string) => l.replace(/\s+/g, ' ').trim();
+  const searchLines = splitBlockLines(block.search).map(key).filter((l) => l !== '');
+  const replaceLines = splitBlockLines(block.replace).map(key).filter((l) => l !== '');
+  // REPLACE a subsequence of SEARCH: the edit only deletes lines, and what remains says nothing.
+  let k = 0;
+  for (const line of searchLines) if (k < replaceLines.length && line === replaceLines[k]) k++;
+  if (k === replaceLines.length) return undefined;
+  const found = batch.findFirst(prepareSearch(block.replace));
+  let occs = found.occurrences;
+  if (occs.length > 1) {
+    const hint = block.startLine ?? batch.settings.lineHint;
+    if (hint === undefined) return undefined;
+    const near = occs
+      .map((o) => ({ o, d: Math.abs(batch.range(o.start, o.end).startLine - hint) }))
+      .filter((x) => x.d <= batch.settings.lineHintWindow)
+      .sort((a, b) => a.d - b.d);
+    if (near.length === 0 || (near.length > 1 && near[0].d === near[1].d)) return undefined;
+    occs = [near[0].o];
+  }
+  if (occs.length !== 1) return undefined;
+  return batch.range(occs[0].start, occs[0].end);
 }
 
 function rivalText(batch: Batch, rival: { start: number; end: number; score: number } | undefined): string {
@@ -732,6 +773,7 @@ export function* runBatch(
   }
   if (failure) {
     for (const o of outcomes) if (o.status === 'applied') o.status = 'pending';
+    describeNearMisses(blocks, outcomes);
   }
   const status: BatchStatus = failure ?? 'applied';
   const result: ApplyResult = {
@@ -742,6 +784,21 @@ export function* runBatch(
   };
   if (status === 'applied') result.content = batch.workingText;
   return result;
+}
+
+/** Candidates listed with a near miss: what differs from SEARCH, for the first three of each. */
+const DESCRIBED_CANDIDATES = 3;
+
+function describeNearMisses(blocks: readonly SearchReplaceBlock[], outcomes: BlockOutcome[]): void {
+  for (const o of outcomes) {
+    if (o.status !== 'not_found' || o.candidates.length === 0) continue;
+    const block = blocks.find((b) => b.index === o.index);
+    if (!block) continue;
+    for (const c of o.candidates.slice(0, DESCRIBED_CANDIDATES)) {
+      const differences = describeDifferences(block.search, c);
+      if (differences.length > 0) c.differences = differences;
+    }
+  }
 }
 
 function cancelledResult(fileName: string, outcomes: BlockOutcome[], done: number, total: number): ApplyResult {

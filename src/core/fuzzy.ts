@@ -137,6 +137,56 @@ function normalizeLine(line: string): string {
   return t;
 }
 
+/**
+ * The key under which a line counts as exactly equal to a SEARCH line: what tiers 1-9 forgive taken
+ * away (whitespace anywhere, quote kinds, unicode dashes, ellipsis, zero-width characters).
+ */
+export function lineKey(line: string): string {
+  let plain = true;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c <= 32 || c === 34 || c === 96 || c >= 0x7f) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return line;
+  return line
+    .replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '')
+    .replace(/[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`]/g, "'")
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/\u2026/g, '...');
+}
+
+/** How much of the gap between look-alike similarity and 1 the share of exactly equal lines closes. */
+const EXACT_WEIGHT = 0.5;
+/** How many of the best scored windows settle on their exact evidence (each costs about its length). */
+const SETTLED_WINDOWS = 16;
+/** FNV-1a of lineKey(line) as lineKey would spell it, without building it (whitespace skipped, quotes and dashes folded). */
+function keyHash(line: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) {
+    let c = line.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    if (c >= 0x7f) {
+      if (c === 0xa0 || c === 0xfeff || c === 0x2060 || c === 0x3000 || (c >= 0x2000 && c <= 0x200d) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x1680) continue;
+      if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) c = 39;
+      else if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) c = 45;
+      else if (c === 0x2026) {
+        for (let k = 0; k < 3; k++) h = Math.imul(h ^ 46, 0x01000193);
+        continue;
+      }
+    } else if (c === 34 || c === 96) c = 39;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
+const EVIDENCE_SCAN_CHARS = 4_000_000;
+/** A line occurring more often than this in the document casts no vote (closing braces and the like). */
+const MAX_VOTES_PER_LINE = 64;
+
 export function findFuzzyCandidates(
   docLines: readonly string[],
   searchLines: readonly string[],
@@ -184,6 +234,10 @@ export function findFuzzyCandidates(
       }
       seeds.push(best);
     }
+    // Regions that lines equal to SEARCH lines support, wherever the prefilter looked.
+    for (const region of evidenceSeeds(docLines, pre.nonBlank, search, budget)) {
+      seeds.push({ ...region, score: scoreOf(region.start, region.end) });
+    }
     seeds.sort(byScoreThenStart);
 
     // Refine the most promising regions: move each edge by one line while the score improves.
@@ -218,8 +272,27 @@ export function findFuzzyCandidates(
     if (e !== WORK_CAP_REACHED) throw e;
   }
 
+  // The leading windows settle on their exact evidence (see WindowScorer.settle) and stand in for it.
+  let all = [...scored.values()].sort(byScoreThenStart);
+  try {
+    const settled: FuzzyWindow[] = [];
+    for (const w of all.slice(0, SETTLED_WINDOWS)) {
+      const r = scorer.settle(w.start, w.end);
+      settled.push(r && (r.start !== w.start || r.end !== w.end) ? { ...r, score: scoreOf(r.start, r.end) } : w);
+    }
+    const keys = new Set<number>();
+    all = [...settled, ...all.slice(SETTLED_WINDOWS)]
+      .filter((w) => {
+        const key = w.start * (M + 1) + w.end;
+        if (keys.has(key)) return false;
+        keys.add(key);
+        return true;
+      })
+      .sort(byScoreThenStart);
+  } catch (e) {
+    if (e !== WORK_CAP_REACHED) throw e;
+  }
   // Best first; after taking a window drop every window overlapping it.
-  const all = [...scored.values()].sort(byScoreThenStart);
   const taken: FuzzyWindow[] = [];
   const top = all[0];
   if (top && top.score >= options.minScore) {
@@ -254,6 +327,80 @@ export function findFuzzyCandidates(
   const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
   if (rival) result.rival = toDoc(rival);
   return result;
+}
+
+/**
+ * Up to three regions (non-blank coordinates) supported by document lines equal to SEARCH lines (by
+ * lineKey): each such line votes for the start it implies; the best starts take every agreeing line
+ * within a few lines of their diagonal (dropped or invented lines shift it), and the region spans from
+ * the first to the last of them, so invented first/last SEARCH lines are left out and gaps are bridged.
+ * One pass over the document, counted as work; skipped for documents above EVIDENCE_SCAN_CHARS.
+ */
+function evidenceSeeds(
+  docLines: readonly string[],
+  nonBlank: Int32Array,
+  search: readonly string[],
+  budget: Budget,
+): Array<{ start: number; end: number }> {
+  const n = search.length;
+  const M = nonBlank.length;
+  if (n < 2) return [];
+  let chars = 0;
+  for (let j = 0; j < M && chars <= EVIDENCE_SCAN_CHARS; j++) chars += docLines[nonBlank[j]].length;
+  if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) return [];
+  // One hashing pass over the characters (keys are built only for lines whose hash is SEARCH's).
+  budget.spend(chars);
+  const index = new Map<string, number[]>();
+  search.forEach((line, i) => {
+    const key = lineKey(line);
+    const list = index.get(key);
+    if (list) list.push(i);
+    else index.set(key, [i]);
+  });
+  // A hash of each line's key, computed without building strings, filters the lines worth keying.
+  const hashes = new Set<number>();
+  for (const key of index.keys()) hashes.add(keyHash(key));
+  const hits = new Map<string, number[]>();
+  for (let j = 0; j < M; j++) {
+    const line = docLines[nonBlank[j]];
+    if (!hashes.has(keyHash(line))) continue;
+    const key = lineKey(normalizeLine(line));
+    if (!index.has(key)) continue;
+    const list = hits.get(key);
+    if (list) list.push(j);
+    else hits.set(key, [j]);
+  }
+  // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
+  const matches: Array<[number, number]> = [];
+  const votes = new Map<number, number>();
+  for (const [key, docs] of hits) {
+    if (docs.length > MAX_VOTES_PER_LINE) continue;
+    const lines = index.get(key)!;
+    for (const j of docs) {
+      for (const i of lines) {
+        matches.push([i, j]);
+        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / (lines.length * docs.length));
+      }
+    }
+  }
+  budget.spend(matches.length);
+  const slack = Math.max(2, Math.ceil(n / 4));
+  const ranked = [...votes].filter(([, v]) => v >= 1.5).sort((x, y) => y[1] - x[1] || x[0] - y[0]);
+  const out: Array<{ start: number; end: number }> = [];
+  for (const [diagonal] of ranked) {
+    if (out.length >= 3) break;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const [i, j] of matches) {
+      if (Math.abs(j - i - diagonal) > slack) continue;
+      lo = Math.min(lo, j);
+      hi = Math.max(hi, j);
+    }
+    if (hi < lo) continue;
+    const region = { start: lo, end: hi + 1 };
+    if (!out.some((r) => r.start === region.start && r.end === region.end)) out.push(region);
+  }
+  return out;
 }
 
 /**
@@ -616,6 +763,13 @@ class WindowScorer {
   /** Scratch for the alignment DP, reused across windows. */
   private dp = new Float64Array(0);
   private readonly norms = new Map<number, string>();
+  private readonly keys = new Map<number, string>();
+  /** SEARCH line keys (lineKey) -> how many SEARCH lines have it. */
+  private readonly keyCount = new Map<string, number>();
+  /** Evidence keys -> the SEARCH lines that have it. */
+  private readonly keyLines = new Map<string, number[]>();
+  /** SEARCH lines that can be evidence (not punctuation only). */
+  private evidenceLines = 0;
   /** SEARCH line text -> its indexes, for exact-line votes. */
   private readonly searchIndex = new Map<string, number[]>();
   // The window bag last built by textDice: lines [bagFrom, bagTo), per-id counts, overlap with SEARCH.
@@ -653,6 +807,16 @@ class WindowScorer {
     this.bagSize = size;
     this.scratch = new Int32Array(this.ids.size);
     this.scratchBag = new Int32Array(this.ids.size);
+    for (const [i, line] of search.entries()) {
+      const key = lineKey(line);
+      // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
+      if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) continue;
+      this.keyCount.set(key, (this.keyCount.get(key) ?? 0) + 1);
+      const list = this.keyLines.get(key);
+      if (list) list.push(i);
+      else this.keyLines.set(key, [i]);
+      this.evidenceLines++;
+    }
     search.forEach((line, i) => {
       const list = this.searchIndex.get(line);
       if (list) list.push(i);
@@ -705,7 +869,111 @@ class WindowScorer {
     const text = this.textDice(a, b);
     // A window whose text is far from SEARCH is a decoy: align it on the tightest band, which
     // still credits every line that matches in order, at a fraction of the comparisons.
-    return (text + this.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
+    const look = (text + this.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
+    // Lines equal to SEARCH lines are proof, not resemblance: the share of lines that are exactly
+    // SEARCH's closes half of what look-alike similarity leaves open.
+    const exact = this.exactShare(a, b);
+    return look + EXACT_WEIGHT * exact * (1 - look);
+  }
+
+  /** SEARCH's lines found (by lineKey, each at most as often as SEARCH has it) among [a, b), 0..1. */
+  private exactShare(a: number, b: number): number {
+    const used = new Map<string, number>();
+    let found = 0;
+    let neutral = 0;
+    for (let j = a; j < b; j++) {
+      const key = this.key(j);
+      const have = this.keyCount.get(key);
+      if (have === undefined) {
+        if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) neutral++;
+        continue;
+      }
+      const u = used.get(key) ?? 0;
+      if (u < have) {
+        used.set(key, u + 1);
+        found++;
+      }
+    }
+    this.budget.spend(b - a);
+    // Every SEARCH line found counts; a window line that matches nothing costs half a line.
+    const evidence = this.evidenceLines;
+    return evidence === 0 ? 0 : found / (evidence + (b - a - found - neutral) / 2);
+  }
+
+  /**
+   * Window [a, b) settled on its exact evidence: the span from the first to the last document line
+   * equal to a SEARCH line on the window's diagonal (give or take a few dropped or invented lines),
+   * widened line by line over SEARCH lines before the first and after the last of them only where the
+   * document line looks like the SEARCH line it would pair with. Invented edge lines and stray fences
+   * are so left out, and an interior gap is bridged. Undefined without two such lines.
+   */
+  settle(a: number, b: number): { start: number; end: number } | undefined {
+    const n = this.search.length;
+    const M = this.nonBlank.length;
+    const slack = Math.max(2, Math.ceil(n / 4));
+    const offsets: number[] = [];
+    const matches: Array<[number, number]> = [];
+    const reach = Math.min(n, 64) + slack;
+    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
+      const key = this.key(j);
+      const list = this.keyLines.get(key);
+      if (!list) continue;
+      // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
+      for (const i of list) {
+        if (list.length === 1) matches.push([i, j]);
+        if (j >= a && j < b) offsets.push(j - i);
+      }
+    }
+    this.budget.spend(b - a + 2 * reach + matches.length);
+    if (offsets.length < 2) return undefined;
+    offsets.sort((x, y) => x - y);
+    const diagonal = offsets[offsets.length >> 1];
+    let first: [number, number] | undefined;
+    let last: [number, number] | undefined;
+    for (const m of matches) {
+      if (Math.abs(m[1] - m[0] - diagonal) > slack) continue;
+      if (!first || m[1] < first[1]) first = m;
+      if (!last || m[1] > last[1]) last = m;
+    }
+    if (!first || !last || first === last) return undefined;
+    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
+    // file line SEARCH lacks,
+    const pairs = (i: number, j: number) => i >= 0 && i < n && this.sim(i, this.line(j)) >= LINE_CREDIT_FLOOR;
+    // or one changed line, when the lines beyond it pair again.
+    let start = first[1];
+    for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
+      if (pairs(i, start - 1)) start--;
+      else if (pairs(i - 1, start - 1)) {
+        i--;
+        start--;
+      } else if (start > 1 && pairs(i - 1, start - 2)) {
+        i--;
+        start -= 2;
+      } else if (start > 1 && pairs(i, start - 2)) start -= 2; // a file line SEARCH lacks
+      else break;
+    }
+    let end = last[1] + 1;
+    for (let i = last[0] + 1; i < n && end < M; i++) {
+      if (pairs(i, end)) end++;
+      else if (pairs(i + 1, end)) {
+        i++;
+        end++;
+      } else if (end + 1 < M && pairs(i + 1, end + 1)) {
+        i++;
+        end += 2;
+      } else if (end + 1 < M && pairs(i, end + 1)) end += 2; // a file line SEARCH lacks
+      else break;
+    }
+    return { start, end };
+  }
+
+  private key(j: number): string {
+    let k = this.keys.get(j);
+    if (k === undefined) {
+      k = lineKey(this.norm(j));
+      this.keys.set(j, k);
+    }
+    return k;
   }
 
   private line(j: number): DocLine {

@@ -91,6 +91,7 @@ function failedBlockMessage(fileName: string, block: BlockOutcome, total: number
 
 function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const out: string[] = [];
+  if (block.alreadyApplied) return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);
   const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
   // The engine may already say so in a note; say it once.
   const truncated = block.truncated && !block.notes.some((n) => /work cap|truncat/i.test(n));
@@ -111,11 +112,24 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
   for (const c of block.candidates) {
     const note = c.note ? ` (${stripPeriod(c.note)})` : '';
     out.push(`  [${formatScore(c.score)}] ${rangeText(c)}${note}:`);
-    out.push(indent(c.text, '    '));
+    out.push(indent(quoted(c.text), '    '));
+    if (c.differences && c.differences.length > 0) {
+      out.push('    What differs from SEARCH:');
+      out.push(...c.differences.map((d) => `      ${d}`));
+    }
     out.push('');
   }
   if (truncated) out.push(TRUNCATED);
   out.push('Re-emit SEARCH copied exactly from the lines above (every character, including indentation).');
+  return out.join('\n');
+}
+
+function alreadyAppliedMessage(prefix: string, fileName: string, block: BlockOutcome, at: LineRange): string {
+  const out = [
+    `${prefix}SEARCH text not found in ${fileName}: already applied at ${rangeText(at)} (${fileName} already holds this block's REPLACE text there).`,
+  ];
+  out.push(...block.notes.filter((n) => !n.startsWith('already applied at')).map((n) => `Note: ${ensurePeriod(n)}`));
+  out.push('Do not re-send this block; it needs no change. Re-read the file before any further edit there.');
   return out.join('\n');
 }
 
@@ -141,7 +155,7 @@ function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome)
   for (const c of occurrences.slice(0, MAX_QUOTED_OCCURRENCES)) {
     const note = c.note ? ` (${stripPeriod(c.note)})` : '';
     out.push(`  ${rangeText(c)}${note}:`);
-    out.push(indent(c.text, '    '));
+    out.push(indent(quoted(c.text), '    '));
     out.push('');
   }
   if (occurrences.length > MAX_QUOTED_OCCURRENCES) {
@@ -163,6 +177,10 @@ function invalidMessage(prefix: string, fileName: string, block: BlockOutcome): 
 /** For multi-block batches: which block(s) stopped the batch and that the others are waiting. */
 function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: readonly BlockOutcome[]): string {
   const failedList = failed.map((b) => b.index);
+  if (failed.length > 0 && failed.every((b) => b.alreadyApplied)) {
+    const which = failedList.length === 1 ? `block ${failedList[0]} is` : `blocks ${joinList(failedList.map(String))} are`;
+    return `Nothing was applied to ${fileName} because ${which} already applied; a batch applies all its blocks or none. Re-send the batch without ${failedList.length === 1 ? 'it' : 'them'}.`;
+  }
   const fine = blocks.filter((b) => b.status === 'pending' || b.status === 'applied').map((b) => b.index);
   const cause =
     failedList.length === 1
@@ -188,6 +206,31 @@ function rangeText(range: LineRange, withWord = true): string {
     range.startLine === range.endLine ? `${range.startLine}` : `${range.startLine}-${range.endLine}`;
   if (!withWord) return span;
   return range.startLine === range.endLine ? `line ${span}` : `lines ${span}`;
+}
+
+/** A quoted candidate keeps its lines whole up to these sizes (a minified 300 kB line is not worth repeating). */
+const MAX_QUOTED_LINE = 2_000;
+const MAX_QUOTED_TEXT = 20_000;
+
+/** The candidate's text, with very long lines and very long regions cut and the cut said. */
+function quoted(text: string): string {
+  if (text.length <= MAX_QUOTED_LINE && text.length <= MAX_QUOTED_TEXT) return text;
+  const out: string[] = [];
+  let total = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i];
+    if (line.length > MAX_QUOTED_LINE) {
+      line = `${line.slice(0, MAX_QUOTED_LINE)} [… line cut: ${line.length} characters in all]`;
+    }
+    if (total + line.length > MAX_QUOTED_TEXT) {
+      out.push(`[… ${lines.length - i} more line${lines.length - i === 1 ? '' : 's'} not quoted]`);
+      break;
+    }
+    out.push(line);
+    total += line.length + 1;
+  }
+  return out.join('\n');
 }
 
 function indent(text: string, margin: string): string {

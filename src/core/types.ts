@@ -90,6 +90,11 @@ export interface Candidate extends LineRange {
   end: number;
   /** Why this candidate is special, e.g. "matched only part of line 12", "block 1 replaced these lines". */
   note?: string;
+  /**
+   * Near misses (top 3): what differs between SEARCH and these lines, at most ~8 lines, e.g.
+   * "- SEARCH line 3: sum += xx", "+ file line 6: sum += x", "file line 9 is not in SEARCH".
+   */
+  differences?: string[];
 }
 
 export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'pending';
@@ -117,6 +122,11 @@ export interface BlockOutcome {
   notes: string[];
   /** The fuzzy scan stopped at its work cap; candidates may not be the global best. */
   truncated?: boolean;
+  /**
+   * SEARCH was not found but the file already holds REPLACE (through the same tiers), at one place:
+   * the edit was applied before (status stays not_found, with no candidates and a note saying so).
+   */
+  alreadyApplied?: LineRange;
 }
 
 /** A replacement against the ORIGINAL text. Edits are sorted and never overlap. */

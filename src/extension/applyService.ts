@@ -71,6 +71,11 @@ export interface ApplyOutcome {
   batchId?: string;
   /** When applied: the document text before the apply, per document uri (what an undo returns to). */
   before?: Map<string, string>;
+  /**
+   * Set when every block that did not place itself is already applied (its REPLACE is in the file):
+   * nothing applied, nothing pending, and the places to reveal.
+   */
+  alreadyApplied?: { uri: vscode.Uri; label: string; block: number; range: LineRange }[];
 }
 
 export interface ApplyRequestOptions {
@@ -120,6 +125,28 @@ function choiceRanges(choices: Record<number, BlockChoice>): Record<number, Line
 
 function overlap(a: LineRange, b: LineRange): number {
   return Math.max(0, Math.min(a.endLine, b.endLine) - Math.max(a.startLine, b.startLine) + 1);
+}
+
+function linesText(range: LineRange): string {
+  return range.startLine === range.endLine ? `line ${range.startLine}` : `lines ${range.startLine}-${range.endLine}`;
+}
+
+/** "Already applied at lines 4-6 of cart.ts." (one block) or one clause per block. */
+export function alreadyAppliedSummary(places: readonly { label: string; block: number; range: LineRange }[]): string {
+  if (places.length === 1) {
+    return `Already applied at ${linesText(places[0].range)} of ${places[0].label}: the file already holds the block's REPLACE text. Nothing was changed.`;
+  }
+  const parts = places.map((p) => `block ${p.block} at ${linesText(p.range)} of ${p.label}`);
+  return `Already applied: ${parts.join('; ')}. Nothing was changed.`;
+}
+
+/** Opens `uri` and selects and reveals `range` (1-based lines). */
+async function revealLines(uri: vscode.Uri, range: LineRange): Promise<void> {
+  const editor = await vscode.window.showTextDocument(uri, { preview: false });
+  const last = Math.min(range.endLine - 1, editor.document.lineCount - 1);
+  const selection = new vscode.Selection(range.startLine - 1, 0, last, editor.document.lineAt(last).text.length);
+  editor.selection = selection;
+  editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
 export class ApplyService {
@@ -336,6 +363,18 @@ export class ApplyService {
     return out;
   }
 
+  /** The already-applied blocks when they are every block that did not place itself; else undefined. */
+  alreadyApplied(plan: BatchPlan): ApplyOutcome['alreadyApplied'] {
+    if (plan.problems.length > 0) {
+      return undefined;
+    }
+    const open = this.unresolved(plan);
+    if (open.length === 0 || !open.every(({ outcome }) => outcome.alreadyApplied)) {
+      return undefined;
+    }
+    return open.map(({ part, outcome }) => ({ uri: part.uri, label: part.label, block: outcome.index, range: outcome.alreadyApplied! }));
+  }
+
   /** Human summary of a plan that did not apply (also the status bar / notification text). */
   describeUnapplied(plan: BatchPlan): string {
     if (plan.problems.length > 0) {
@@ -532,6 +571,12 @@ export class ApplyService {
     if (this.isReady(plan)) {
       return this.commit(plan, options.source);
     }
+    const already = this.alreadyApplied(plan);
+    if (already) {
+      const summary = alreadyAppliedSummary(already);
+      this.log.info(`[${options.source}] ${summary}`);
+      return { status: 'refused', summary, plan, alreadyApplied: already };
+    }
     const summary = this.describeUnapplied(plan);
     if (!this.isChoosable(plan)) {
       this.log.warn(`[${options.source}] refused: ${summary}`);
@@ -549,6 +594,15 @@ export class ApplyService {
     if (outcome.status === 'pending') {
       const count = outcome.plan ? this.unresolved(outcome.plan).length : 0;
       this.feedback.status(`$(diff) ${blockWord(count)} waiting for a choice: pick a candidate (CodeLens above it, or the status bar item)`);
+      return;
+    }
+    if (outcome.alreadyApplied && outcome.alreadyApplied.length > 0) {
+      const first = outcome.alreadyApplied[0];
+      void vscode.window.showInformationMessage(outcome.summary, 'Reveal').then(async (answer) => {
+        if (answer === 'Reveal') {
+          await revealLines(first.uri, first.range);
+        }
+      });
       return;
     }
     if (outcome.status === 'refused' || outcome.status === 'invalid') {

@@ -6,7 +6,7 @@ import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types'
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
 import { tierPhrase } from './feedback';
-import { diffLines, renderDiff } from './lineDiff';
+import { describeDifferences } from './lineDiff';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
 /** One row of choices, in the order CodeLens shows them (best first for near misses, file order for ambiguity). */
@@ -86,12 +86,13 @@ export function candidateHover(row: CandidateRow): vscode.MarkdownString {
   }
   const block = blockOf(part, outcome.index);
   if (block) {
-    const diff = diffLines(block.search.split('\n'), candidate.text.split('\n'));
-    if (diff.every((d) => d.kind === ' ')) {
-      md.appendMarkdown('SEARCH is the same as these lines.\n\n');
+    // The same lines the LLM-facing message shows under this candidate.
+    const differences = describeDifferences(block.search, candidate);
+    if (differences.length === 0) {
+      md.appendMarkdown('SEARCH is the same as these lines (up to indentation and spacing).\n\n');
     } else {
-      md.appendMarkdown('How SEARCH differs from these lines (`-` only in SEARCH, `+` only in the file):\n');
-      md.appendCodeblock(renderDiff(diff), 'diff');
+      md.appendMarkdown('How SEARCH differs from these lines:\n');
+      md.appendCodeblock(differences.join('\n'), 'diff');
     }
   }
   md.appendMarkdown(

@@ -36,6 +36,20 @@ describe('resilient-apply apply: exit codes', () => {
     assert.equal(fs.readFileSync(path.join(dir, 'app.js'), 'utf8'), SOURCE.replace('return a + b;', 'return a + b + 0;'));
   });
 
+  test('1: already applied (REPLACE is in the file): not_found, a note with its lines, no candidates', () => {
+    const dir = workspace({ 'app.js': SOURCE });
+    const { code, json } = runJson(dir, ['apply', 'app.js'], block('  return a - b;', '  return a + b;'));
+    assert.equal(code, 1);
+    assert.equal(json.status, 'not_found');
+    const [outcome] = json.blocks;
+    assert.equal(outcome.status, 'not_found');
+    assert.ok(outcome.notes.includes('already applied at line 6'), JSON.stringify(outcome.notes));
+    assert.deepEqual(outcome.candidates, []);
+    assert.match(json.message, /already applied at line 6/);
+    assert.match(json.message, /Do not re-send this block/);
+    assert.equal(fs.readFileSync(path.join(dir, 'app.js'), 'utf8'), SOURCE);
+  });
+
   test('1: not found, with ranked candidates and the file untouched', () => {
     const dir = workspace({ 'app.js': SOURCE });
     const { code, json } = runJson(dir, ['apply', 'app.js'], block('function add(a, b, c) {\n  return a + b;\n}', 'x'));

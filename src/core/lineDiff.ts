@@ -1,0 +1,130 @@
+// A small line diff (longest common subsequence): how a block's SEARCH differs from a candidate region.
+// One source for the editor hover (rendered as a diff) and the LLM-facing message (describeDifferences).
+
+import { similarity } from './fuzzy';
+
+export type DiffLine = { kind: ' ' | '-' | '+'; text: string };
+
+/** Lines only in `a` are '-', lines only in `b` are '+'. Falls back to "all removed, all added" for huge inputs. */
+export function diffLines(a: readonly string[], b: readonly string[], maxCells = 250_000): DiffLine[] {
+  const n = a.length;
+  const m = b.length;
+  if (n * m > maxCells) {
+    return [...a.map((text) => ({ kind: '-' as const, text })), ...b.map((text) => ({ kind: '+' as const, text }))];
+  }
+  // lcs[i][j] = length of the LCS of a[i..] and b[j..]
+  const lcs: Uint32Array[] = [];
+  for (let i = 0; i <= n; i++) {
+    lcs.push(new Uint32Array(m + 1));
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const out: DiffLine[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) {
+      out.push({ kind: ' ', text: a[i] });
+      i++;
+      j++;
+    } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+      out.push({ kind: '-', text: a[i++] });
+    } else {
+      out.push({ kind: '+', text: b[j++] });
+    }
+  }
+  while (i < n) {
+    out.push({ kind: '-', text: a[i++] });
+  }
+  while (j < m) {
+    out.push({ kind: '+', text: b[j++] });
+  }
+  return out;
+}
+
+/** Renders a diff as unified-diff lines ("- x", "+ y", "  z"). */
+export function renderDiff(lines: readonly DiffLine[]): string {
+  return lines.map((l) => `${l.kind} ${l.text}`).join('\n');
+}
+
+/** Longest quoted line in a difference, in characters. */
+const MAX_QUOTED = 160;
+/** At most this many difference lines per candidate; the rest is counted. */
+export const MAX_DIFFERENCE_LINES = 8;
+
+function quoteLine(text: string): string {
+  const t = text.trim();
+  return t.length <= MAX_QUOTED ? t : `${t.slice(0, MAX_QUOTED)}… (${t.length} characters)`;
+}
+
+/** Lines at least this similar (after trimming) are shown as one changed line. */
+const PAIR_SIMILARITY = 0.4;
+
+/** "SEARCH line 3 is", "SEARCH lines 1-2 are", "file lines 4, 9 are". */
+function lineList(what: string, lines: readonly number[]): string {
+  if (lines.length === 1) return `${what} line ${lines[0]} is`;
+  const contiguous = lines[lines.length - 1] - lines[0] === lines.length - 1;
+  return `${what} lines ${contiguous ? `${lines[0]}-${lines[lines.length - 1]}` : lines.join(', ')} are`;
+}
+
+/**
+ * What differs between SEARCH and a candidate region, for the model and the user: changed lines as
+ * `- SEARCH line 3: sum += xx` / `+ file line 6: sum += x`, SEARCH lines the region lacks as "SEARCH
+ * lines 1-2 are not in the file here", region lines SEARCH lacks as "file line 9 is not in SEARCH".
+ * Lines are compared without their indentation and trailing whitespace (tiers 2-4 forgive those);
+ * blank lines are not reported. At most MAX_DIFFERENCE_LINES lines, then a count of the rest.
+ */
+export function describeDifferences(search: string, region: { startLine: number; text: string }, maxLines = MAX_DIFFERENCE_LINES): string[] {
+  const a = search.split('\n').map((l) => l.replace(/\r$/, ''));
+  const b = region.text.split('\n');
+  const key = (l: string) => l.trim().replace(/\s+/g, ' ');
+  const diff = diffLines(a.map(key), b.map(key));
+  const out: string[] = [];
+  let i = 0; // SEARCH line index
+  let j = 0; // region line index
+  let k = 0;
+  while (k < diff.length) {
+    if (diff[k].kind === ' ') {
+      i++;
+      j++;
+      k++;
+      continue;
+    }
+    const removed: number[] = [];
+    const added: number[] = [];
+    while (k < diff.length && diff[k].kind !== ' ') {
+      if (diff[k].kind === '-') removed.push(i++);
+      else added.push(j++);
+      k++;
+    }
+    const r = removed.filter((x) => a[x].trim() !== '');
+    const d = added.filter((x) => b[x].trim() !== '');
+    // Pair a SEARCH line with a file line only when they look alike; the others stand alone.
+    const onlySearch: number[] = [];
+    const onlyFile: number[] = [];
+    let x = 0;
+    let y = 0;
+    while (x < r.length || y < d.length) {
+      if (x < r.length && y < d.length && similarity(key(a[r[x]]), key(b[d[y]])) >= PAIR_SIMILARITY) {
+        out.push(`- SEARCH line ${r[x] + 1}: ${quoteLine(a[r[x]])}`);
+        out.push(`+ file line ${region.startLine + d[y]}: ${quoteLine(b[d[y]])}`);
+        x++;
+        y++;
+      } else if (y >= d.length || (x < r.length && r.length - x >= d.length - y)) {
+        onlySearch.push(r[x++] + 1);
+      } else {
+        onlyFile.push(region.startLine + d[y++]);
+      }
+    }
+    if (onlySearch.length > 0) out.push(`${lineList('SEARCH', onlySearch)} not in the file here`);
+    if (onlyFile.length > 0) out.push(`${lineList('file', onlyFile)} not in SEARCH`);
+  }
+  if (out.length > maxLines) {
+    const more = out.length - maxLines;
+    return [...out.slice(0, maxLines), `… and ${more} more difference line${more === 1 ? '' : 's'}`];
+  }
+  return out;
+}
