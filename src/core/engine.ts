@@ -146,15 +146,33 @@ class Batch {
     return this.lines.text;
   }
 
+  /** Characters known to be in (or absent from) the working text; cleared whenever it changes. */
+  private readonly charsSeen = new Map<string, boolean>();
+
+  /**
+   * Whether the working text holds `ch` (asked by the write side only for look-alike characters a
+   * REPLACE brings). Answered lazily and remembered until the next placement, so a long batch does
+   * not rebuild and scan the whole text for every block.
+   */
+  fileHas(ch: string): boolean {
+    let has = this.charsSeen.get(ch);
+    if (has === undefined) {
+      has = this.lines.text.includes(ch);
+      this.charsSeen.set(ch, has);
+    }
+    return has;
+  }
+
   /**
    * Working lines [s, e) in ORIGINAL lines, kept inside the original: a line written after earlier
    * blocks deleted the end of the file lies past its last line, and is reported on that line.
    */
   private toOriginal(s: number, e: number): { start: number; end: number } {
     const orig = this.ledger.toOriginal(s, e);
-    const count = this.original.count;
-    const start = Math.min(orig.start, count - 1);
-    return { start, end: Math.min(Math.max(orig.end, start + 1), count) };
+    // has() reads line starts only as far as asked; count would index the whole file for every block.
+    const start = this.original.has(orig.start) ? orig.start : this.original.count - 1;
+    const end = Math.max(orig.end, start + 1);
+    return { start, end: this.original.has(end - 1) ? end : this.original.count };
   }
 
   /** ORIGINAL line range (1-based inclusive) and offsets of working lines [s, e), with the working text. */
@@ -182,11 +200,12 @@ class Batch {
    * earlier blocks left it a single line, the original file's (a CRLF file emptied and refilled stays CRLF).
    */
   fileEol(): '\n' | '\r\n' {
-    return this.working.count > 1 ? this.working.dominantEol() : this.original.dominantEol();
+    return this.working.has(1) ? this.working.dominantEol() : this.original.dominantEol();
   }
 
   /** Write a placement into the working text and record it. */
   apply(p: Placement, block: number): void {
+    this.charsSeen.clear();
     const doc = this.working;
     let from: number;
     let to: number;
@@ -363,13 +382,12 @@ function placeRegion(
   rel: Omit<Parameters<typeof buildReplacement>[0], 'replaceLines' | 'keepTrailingWhitespace' | 'preserveQuoteStyle'>,
 ): Placement {
   if (block.replace === '') return { start: s, end: e, lines: [], remove: true };
-  const text = batch.working.text;
   const lines = buildReplacement({
     ...rel,
     replaceLines: replaceLinesOf(block),
     keepTrailingWhitespace: batch.settings.markdown,
     preserveQuoteStyle: batch.settings.preserveQuoteStyle,
-    fileHas: (ch) => text.includes(ch),
+    fileHas: (ch) => batch.fileHas(ch),
   });
   return { start: s, end: e, lines, remove: false };
 }

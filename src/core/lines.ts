@@ -36,9 +36,12 @@ export class DocLines implements LineView {
   private contentList: string[] | undefined;
   private zeroWidth: boolean | undefined;
 
-  constructor(text: string) {
+  /** `lineStarts`: starts already known (withEdit); without them the first is read off the text. */
+  constructor(text: string, lineStarts?: number[]) {
     this.text = text;
-    this.lineStarts = [text.charCodeAt(0) === BOM ? 1 : 0];
+    // Reading a character of a text built by concatenation flattens all of it: a DocLines made by
+    // withEdit gets its starts handed over and leaves the text as it is until someone reads it.
+    this.lineStarts = lineStarts ?? [text.charCodeAt(0) === BOM ? 1 : 0];
   }
 
   /**
@@ -47,7 +50,6 @@ export class DocLines implements LineView {
    * does not rescan the file for every block; caches of line contents and keys start afresh.
    */
   withEdit(newText: string, from: number, to: number, insert: string): DocLines {
-    const next = new DocLines(newText);
     // Every start up to `to` must be known: a start s <= from stays, from < s <= to goes (its line
     // break was replaced), s > to moves by the change in length.
     this.lineAt(to);
@@ -59,7 +61,7 @@ export class DocLines implements LineView {
     const delta = insert.length - (to - from);
     while (k < starts.length && starts[k] <= to) k++;
     for (; k < starts.length; k++) out.push(starts[k] + delta);
-    next.lineStarts = out;
+    const next = new DocLines(newText, out);
     next.complete = this.complete;
     if (this.zeroWidth === false && !/[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(insert)) next.zeroWidth = false;
     return next;
