@@ -91,7 +91,7 @@ function main(): void {
   console.log(`cpu: user+system time of the process beyond the floor's (10 ms resolution); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
   const header = ['input', 'node -e 0 ms', 'beyond floor ms', 'cpu beyond ms', 'budget ms', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) console.log('  ' + row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());
+  for (const row of [header, ...rows]) {console.log('  ' + row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());}
 }
 
 main();

@@ -6,10 +6,10 @@ import { editBlocks, parseEdits } from './core/edits';
 import { applyEdits } from './core/hunkPlacement';
 import { BlockParseError } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
-import { ApplyArgs, CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
+import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
-import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './node/textFile';
+import { createTextFile, decodeText, readTextFile, type TextFile, TextFileError, writeTextFile } from './node/textFile';
 
 const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 
@@ -98,9 +98,9 @@ async function apply(args: ApplyArgs): Promise<number> {
   }
 
   const options: ApplyOptions = { fileName: args.file, languageId: languageIdFor(args.file) };
-  if (args.fuzzyApply !== undefined) options.fuzzyApply = args.fuzzyApply;
-  if (args.lineHint !== undefined) options.lineHint = args.lineHint;
-  if (args.maxCandidates !== undefined) options.maxCandidates = args.maxCandidates;
+  if (args.fuzzyApply !== undefined) {options.fuzzyApply = args.fuzzyApply;}
+  if (args.lineHint !== undefined) {options.lineHint = args.lineHint;}
+  if (args.maxCandidates !== undefined) {options.maxCandidates = args.maxCandidates;}
 
   const original = file?.text ?? '';
   const result = applyEdits(original, blocks, options);
@@ -168,20 +168,20 @@ function toJson(args: ApplyArgs, result: ApplyResult): JsonReport {
 
 function toJsonBlock(outcome: BlockOutcome): JsonBlock {
   const block: JsonBlock = { index: outcome.index, status: outcome.status };
-  if (outcome.tier !== undefined) block.tier = outcome.tier;
+  if (outcome.tier !== undefined) {block.tier = outcome.tier;}
   if (outcome.range) {
     block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
   }
-  if (outcome.score !== undefined) block.score = outcome.score;
+  if (outcome.score !== undefined) {block.score = outcome.score;}
   if (!outcome.range) {
     block.candidates = outcome.candidates.map((c) => {
       const candidate: JsonCandidate = { startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text };
-      if (c.note !== undefined) candidate.note = c.note;
+      if (c.note !== undefined) {candidate.note = c.note;}
       return candidate;
     });
   }
-  if (outcome.notes.length > 0) block.notes = outcome.notes;
-  if (outcome.truncated) block.truncated = true;
+  if (outcome.notes.length > 0) {block.notes = outcome.notes;}
+  if (outcome.truncated) {block.truncated = true;}
   return block;
 }
 

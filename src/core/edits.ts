@@ -3,7 +3,7 @@
 // format, the one whose first marker comes first wins (a diff of a file that contains SEARCH/REPLACE
 // markers stays a diff; blocks whose content quotes a diff stay blocks).
 import { BlockParseError, firstBlockOffset, parseBlocks } from './parser';
-import { FileChange, findPatch, parsePatch, PatchFormat } from './patchParser';
+import { type FileChange, findPatch, parsePatch, type PatchFormat } from './patchParser';
 import type { SearchReplaceBlock } from './types';
 
 export type EditFormat = 'search-replace' | PatchFormat;
@@ -20,7 +20,7 @@ export interface ParsedEdits {
 export function detectEditFormat(text: string): EditFormat | undefined {
   const blocks = firstBlockOffset(text);
   const patch = findPatch(text);
-  if (patch && (blocks === undefined || patch.offset < blocks)) return patch.format;
+  if (patch && (blocks === undefined || patch.offset < blocks)) {return patch.format;}
   return blocks === undefined ? undefined : 'search-replace';
 }
 
@@ -40,8 +40,8 @@ export function formatName(format: EditFormat): string {
  */
 export function parseEdits(text: string): ParsedEdits {
   const format = detectEditFormat(text);
-  if (format === undefined) return { format: 'search-replace', blocks: [] };
-  if (format === 'search-replace') return { format, blocks: parseBlocks(text) };
+  if (format === undefined) {return { format: 'search-replace', blocks: [] };}
+  if (format === 'search-replace') {return { format, blocks: parseBlocks(text) };}
   const patch = parsePatch(text);
   const files = patch?.files ?? [];
   return { format, blocks: files.flatMap((f) => f.blocks).sort((a, b) => a.index - b.index), files };

@@ -32,14 +32,14 @@ const TIER_DESCRIPTION: Record<Tier, string> = {
 
 export function formatMessage(input: MessageInput): string {
   const { fileName, status, blocks } = input;
-  if (blocks.length === 0) return `No SEARCH/REPLACE blocks to apply to ${fileName}.`;
-  if (status === 'applied') return appliedMessage(fileName, blocks);
+  if (blocks.length === 0) {return `No SEARCH/REPLACE blocks to apply to ${fileName}.`;}
+  if (status === 'applied') {return appliedMessage(fileName, blocks);}
 
   const total = blocks.length;
   const failed = blocks.filter((b) => b.status !== 'applied' && b.status !== 'pending');
   const sections = failed.map((block) => failedBlockMessage(fileName, block, total));
-  if (sections.length === 0) sections.push(`Nothing was applied to ${fileName}.`);
-  if (total > 1) sections.push(batchFooter(fileName, blocks, failed));
+  if (sections.length === 0) {sections.push(`Nothing was applied to ${fileName}.`);}
+  if (total > 1) {sections.push(batchFooter(fileName, blocks, failed));}
   return sections.join('\n\n');
 }
 
@@ -54,22 +54,22 @@ function appliedMessage(fileName: string, blocks: readonly BlockOutcome[]): stri
   const details: string[] = [];
   for (const block of blocks) {
     const phrases = appliedPhrases(block);
-    if (phrases.length === 0) continue;
+    if (phrases.length === 0) {continue;}
     const where = block.range ? ` (${rangeText(block.range)})` : '';
     const joint = /^(matched|placed|was) /.test(phrases[0]) ? ' ' : ': ';
     details.push(`block ${block.index}${where}${joint}${phrases.join('; ')}`);
   }
-  if (details.length === 0) return `${head}.`;
-  if (details.length === 1) return `${head}; ${details[0]}.`;
+  if (details.length === 0) {return `${head}.`;}
+  if (details.length === 1) {return `${head}; ${details[0]}.`;}
   return `${head}:\n${details.map((d) => `- ${d}.`).join('\n')}`;
 }
 
 /** What a placed block needed beyond an exact match (the engine's notes, else the tier's name). */
 function appliedPhrases(block: BlockOutcome): string[] {
   const phrases = block.notes.map(stripPeriod).filter((n) => n !== '');
-  if (phrases.length > 0) return phrases;
+  if (phrases.length > 0) {return phrases;}
   const tier = block.tier ?? 'exact';
-  if (tier === 'exact') return [];
+  if (tier === 'exact') {return [];}
   if (tier === 'fuzzy') {
     const score = block.score !== undefined ? ` (score ${formatScore(block.score)})` : '';
     return [`placed by fuzzy match${score}`];
@@ -91,14 +91,14 @@ function failedBlockMessage(fileName: string, block: BlockOutcome, total: number
 
 function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const out: string[] = [];
-  if (block.alreadyApplied) return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);
+  if (block.alreadyApplied) {return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);}
   const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
   // The engine may already say so in a note; say it once.
   const truncated = block.truncated && !block.notes.some((n) => /work cap|truncat/i.test(n));
   if (block.candidates.length === 0) {
     out.push(`${prefix}SEARCH text not found in ${fileName}, and nothing similar was found.`);
     out.push(...notes);
-    if (truncated) out.push(TRUNCATED);
+    if (truncated) {out.push(TRUNCATED);}
     out.push(
       `Re-read ${fileName} and re-emit SEARCH copied exactly from its current content (every character, including indentation).`,
     );
@@ -119,7 +119,7 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
     }
     out.push('');
   }
-  if (truncated) out.push(TRUNCATED);
+  if (truncated) {out.push(TRUNCATED);}
   out.push('Re-emit SEARCH copied exactly from the lines above (every character, including indentation).');
   return out.join('\n');
 }
@@ -196,7 +196,7 @@ function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: 
 
 /** Scores with two decimals; anything short of a perfect match never rounds up to 1.00. */
 export function formatScore(score: number): string {
-  if (score >= 1) return '1.00';
+  if (score >= 1) {return '1.00';}
   const hundredths = Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
   return (hundredths / 100).toFixed(2);
 }
@@ -204,7 +204,7 @@ export function formatScore(score: number): string {
 function rangeText(range: LineRange, withWord = true): string {
   const span =
     range.startLine === range.endLine ? `${range.startLine}` : `${range.startLine}-${range.endLine}`;
-  if (!withWord) return span;
+  if (!withWord) {return span;}
   return range.startLine === range.endLine ? `line ${span}` : `lines ${span}`;
 }
 
@@ -214,7 +214,7 @@ const MAX_QUOTED_TEXT = 20_000;
 
 /** The candidate's text, with very long lines and very long regions cut and the cut said. */
 function quoted(text: string): string {
-  if (text.length <= MAX_QUOTED_LINE && text.length <= MAX_QUOTED_TEXT) return text;
+  if (text.length <= MAX_QUOTED_LINE && text.length <= MAX_QUOTED_TEXT) {return text;}
   const out: string[] = [];
   let total = 0;
   const lines = text.split('\n');
@@ -245,7 +245,7 @@ function plural(count: number, noun: string): string {
 }
 
 function joinList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
+  if (items.length <= 1) {return items.join('');}
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 

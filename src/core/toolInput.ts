@@ -53,22 +53,22 @@ export function checkToolInput(input: unknown): ToolInputCheck {
   const record = input as Record<string, unknown>;
 
   for (const key of Object.keys(record)) {
-    if (TOP_LEVEL_KEYS.includes(key)) continue;
-    if (FILE_PATH_ALIASES.includes(key)) problems.push(`unknown field "${key}": the file goes in "filePath"`);
+    if (TOP_LEVEL_KEYS.includes(key)) {continue;}
+    if (FILE_PATH_ALIASES.includes(key)) {problems.push(`unknown field "${key}": the file goes in "filePath"`);}
     else if (key === 'diff' || key === 'udiff' || key === 'unified_diff') {
       problems.push(`unknown field "${key}": put a unified diff or apply_patch patch in "patch"`);
     } else if (key === 'blocks_text' || key === 'content' || key === 'edits') {
       problems.push(`unknown field "${key}": put blocks in "blocks" (JSON), "text" (marker format) or "patch" (a diff)`);
-    } else problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch)`);
+    } else {problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch)`);}
   }
 
   const filePath = record.filePath;
   let checkedPath: string | undefined;
-  if (filePath === undefined) problems.push('"filePath" is missing: expected a workspace-relative path such as "src/app.ts"');
-  else if (typeof filePath !== 'string') problems.push(`"filePath" must be a string, got ${describe(filePath)}`);
-  else if (filePath.trim() === '') problems.push('"filePath" is empty: expected a workspace-relative path such as "src/app.ts"');
-  else if (filePath.includes('\0')) problems.push('"filePath" contains a NUL character');
-  else checkedPath = filePath.trim();
+  if (filePath === undefined) {problems.push('"filePath" is missing: expected a workspace-relative path such as "src/app.ts"');}
+  else if (typeof filePath !== 'string') {problems.push(`"filePath" must be a string, got ${describe(filePath)}`);}
+  else if (filePath.trim() === '') {problems.push('"filePath" is empty: expected a workspace-relative path such as "src/app.ts"');}
+  else if (filePath.includes('\0')) {problems.push('"filePath" contains a NUL character');}
+  else {checkedPath = filePath.trim();}
 
   const given = (['blocks', 'text', 'patch'] as const).filter((k) => record[k] !== undefined);
   let blocks: SearchReplaceBlock[] | undefined;
@@ -86,7 +86,7 @@ export function checkToolInput(input: unknown): ToolInputCheck {
     blocks = checkPatch(record.patch, problems);
   }
 
-  if (problems.length > 0 || checkedPath === undefined || blocks === undefined) return fail(problems);
+  if (problems.length > 0 || checkedPath === undefined || blocks === undefined) {return fail(problems);}
   return { ok: true, filePath: checkedPath, blocks };
 }
 
@@ -109,7 +109,7 @@ function checkBlockArray(value: unknown, problems: string[]): SearchReplaceBlock
     }
     const entry = item as Record<string, unknown>;
     for (const key of Object.keys(entry)) {
-      if (BLOCK_KEYS.includes(key)) continue;
+      if (BLOCK_KEYS.includes(key)) {continue;}
       const meant = BLOCK_KEY_ALIASES[key];
       problems.push(meant
         ? `${where} has unknown field "${key}": did you mean "${meant}"?`
@@ -125,14 +125,14 @@ function checkBlockArray(value: unknown, problems: string[]): SearchReplaceBlock
         startLine = entry.startLine;
       }
     }
-    if (search === undefined || replace === undefined) return;
+    if (search === undefined || replace === undefined) {return;}
     const block: SearchReplaceBlock = {
       index: i + 1,
       search: asBlockLines(search),
       replace: asBlockLines(replace),
       sourceLine: i + 1,
     };
-    if (startLine !== undefined) block.startLine = startLine;
+    if (startLine !== undefined) {block.startLine = startLine;}
     blocks.push(block);
   });
   return problems.length === before ? blocks : undefined;
@@ -220,16 +220,16 @@ function fail(problems: string[]): ToolInputCheck {
     `Invalid input for ${APPLY_TOOL_NAME}; nothing was applied.`,
     ...shown.map((p) => `- ${p}`),
   ];
-  if (more > 0) lines.push(`- ...and ${more} more`);
+  if (more > 0) {lines.push(`- ...and ${more} more`);}
   lines.push(EXPECTED_SHAPE);
   return { ok: false, message: lines.join('\n') };
 }
 
 /** A short, model-readable description of a JSON value's type (and the value when it is small). */
 export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value === undefined) {return 'nothing';}
+  if (value === null) {return 'null';}
+  if (Array.isArray(value)) {return `an array of ${value.length}`;}
   switch (typeof value) {
     case 'string': return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
     case 'number': return `a number (${value})`;
@@ -273,18 +273,18 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
   }
   raw = raw.replace(/\\/g, '/');
   // Windows drive paths ("C:/x") become URI paths ("/c:/x").
-  if (/^[a-zA-Z]:\//.test(raw)) raw = '/' + raw;
+  if (/^[a-zA-Z]:\//.test(raw)) {raw = '/' + raw;}
   const folderList = folders.map((f) => f.path.replace(/\/+$/, '')).join(', ');
 
   if (raw.startsWith('/')) {
     const absolute = normalizeSegments(raw.split('/'));
-    if (absolute === undefined) return outside(filePath, folderList);
+    if (absolute === undefined) {return outside(filePath, folderList);}
     for (let i = 0; i < folders.length; i++) {
       const base = normalizeSegments(folders[i].path.split('/'));
-      if (base === undefined) continue;
+      if (base === undefined) {continue;}
       if (isPrefix(base, absolute)) {
         const rest = absolute.slice(base.length);
-        if (rest.length === 0) return isFolder(filePath);
+        if (rest.length === 0) {return isFolder(filePath);}
         return { ok: true, folderIndex: i, relativePath: rest.join('/') };
       }
     }
@@ -292,11 +292,11 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
   }
 
   const segments = normalizeSegments(raw.split('/'));
-  if (segments === undefined) return outside(filePath, folderList);
-  if (segments.length === 0) return isFolder(filePath);
+  if (segments === undefined) {return outside(filePath, folderList);}
+  if (segments.length === 0) {return isFolder(filePath);}
   if (folders.length > 1 && segments.length > 1) {
     const named = folders.findIndex((f) => f.name === segments[0]);
-    if (named >= 0) return { ok: true, folderIndex: named, relativePath: segments.slice(1).join('/') };
+    if (named >= 0) {return { ok: true, folderIndex: named, relativePath: segments.slice(1).join('/') };}
   }
   return { ok: true, folderIndex: 0, relativePath: segments.join('/') };
 }
@@ -305,9 +305,9 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
 function normalizeSegments(parts: string[]): string[] | undefined {
   const out: string[] = [];
   for (const part of parts) {
-    if (part === '' || part === '.') continue;
+    if (part === '' || part === '.') {continue;}
     if (part === '..') {
-      if (out.length === 0) return undefined;
+      if (out.length === 0) {return undefined;}
       out.pop();
     } else {
       out.push(part);
@@ -317,13 +317,13 @@ function normalizeSegments(parts: string[]): string[] | undefined {
 }
 
 function isPrefix(base: string[], full: string[]): boolean {
-  if (base.length > full.length) return false;
+  if (base.length > full.length) {return false;}
   return base.every((segment, i) => sameSegment(segment, full[i], i === 0));
 }
 
 function sameSegment(a: string, b: string, first: boolean): boolean {
   // Drive letters compare case-insensitively ("/C:/" and "/c:/" are the same drive).
-  if (first && /^[a-zA-Z]:$/.test(a)) return a.toLowerCase() === b.toLowerCase();
+  if (first && /^[a-zA-Z]:$/.test(a)) {return a.toLowerCase() === b.toLowerCase();}
   return a === b;
 }
 

@@ -8,11 +8,11 @@
 // Markdown). Line endings are the caller's business (it joins the lines). Nothing here interprets `$`.
 
 import { alignEqual, alignLines } from './align';
-import { bestIndentMap, deriveIndentMap, IndentMap, leadPairs, mapIndent } from './indent';
+import { bestIndentMap, deriveIndentMap, type IndentMap, leadPairs, mapIndent } from './indent';
 import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, quoteChars, restoreSomeTags, stripLineNumber, tokenKey, trimEndWs, trimWs } from './normalize';
 import { alignQuotes, quoteStyler } from './quotes';
 import { similarity } from './fuzzy';
-import { mergeLine, Piece, tokenizeLine } from './merge';
+import { mergeLine, type Piece, tokenizeLine } from './merge';
 
 export interface ReplacementInput {
   /** The file's lines in the placed region (contents, no line breaks). */
@@ -49,8 +49,8 @@ export function prepareReplaceLines(
 ): string[] {
   return lines.map((line) => {
     let out = line;
-    if (lineNumbersStripped) out = stripLineNumber(out) ?? out;
-    if (restoredTags.length) out = restoreSomeTags(out, restoredTags);
+    if (lineNumbersStripped) {out = stripLineNumber(out) ?? out;}
+    if (restoredTags.length) {out = restoreSomeTags(out, restoredTags);}
     return out;
   });
 }
@@ -68,16 +68,16 @@ function pairChanged(replace: readonly string[], search: readonly string[], r1: 
   const out = new Map<number, number>();
   const n = r2 - r1;
   const m = s2 - s1;
-  if (n <= 0 || m <= 0) return out;
+  if (n <= 0 || m <= 0) {return out;}
   const score = (r: number, s: number) => {
     const a = trimWs(replace[r]);
     const b = trimWs(search[s]);
-    if (a === '' || b === '') return 0;
+    if (a === '' || b === '') {return 0;}
     const v = similarity(foldUnicode(foldQuotes(a)), foldUnicode(foldQuotes(b)));
     return v >= PAIR_LINE_SCORE ? v : 0;
   };
   if (n * m > MAX_PAIRING_CELLS) {
-    for (let k = 0; k < Math.min(n, m); k++) if (score(r1 + k, s1 + k) > 0) out.set(r1 + k, s1 + k);
+    for (let k = 0; k < Math.min(n, m); k++) {if (score(r1 + k, s1 + k) > 0) {out.set(r1 + k, s1 + k);}}
     return out;
   }
   const w = m + 1;
@@ -98,8 +98,8 @@ function pairChanged(replace: readonly string[], search: readonly string[], r1: 
       out.set(r1 + i, s1 + j);
       i++;
       j++;
-    } else if (best[(i + 1) * w + j] >= best[i * w + j + 1]) i++;
-    else j++;
+    } else if (best[(i + 1) * w + j] >= best[i * w + j + 1]) {i++;}
+    else {j++;}
   }
   return out;
 }
@@ -123,7 +123,7 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   const key = keep ? (l: string) => l : trimEndWs;
   const fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
   const replaceOf = new Map<number, number>();
-  for (const [r, s] of alignEqual(replace.map(key), search.map(key))) replaceOf.set(s, r);
+  for (const [r, s] of alignEqual(replace.map(key), search.map(key))) {replaceOf.set(s, r);}
 
   // SEARCH indentation -> the file's, as the matched lines show it (first pair wins in a mixed file).
   const leadOf = new Map<string, string>();
@@ -132,9 +132,9 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
     const sl = search[si];
     const fl = input.fileLines[fi];
     linePairs.push([sl, fl]);
-    if (isBlank(sl) || isBlank(fl)) continue;
+    if (isBlank(sl) || isBlank(fl)) {continue;}
     const ls = leadingWhitespace(sl);
-    if (!leadOf.has(ls)) leadOf.set(ls, leadingWhitespace(fl));
+    if (!leadOf.has(ls)) {leadOf.set(ls, leadingWhitespace(fl));}
   }
   const mapLead = (lead: string) => leadOf.get(lead) ?? mapIndent(input.indent, lead);
 
@@ -164,20 +164,20 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   /** Lead + pieces -> one line, the model's pieces brought into the file's conventions. */
   const assemble = (lead: string, pieces: Piece[], trailing: Piece): ReplacementLine => {
     const all = [...pieces];
-    if (trailing.text !== '' && (!trailing.fresh || keep)) all.push(trailing);
+    if (trailing.text !== '' && (!trailing.fresh || keep)) {all.push(trailing);}
     let text = lead;
     const fresh: Array<[number, number]> = [];
     for (const p of all) {
       const t = p.fresh ? conformFresh(p.text) : p.text;
-      if (p.fresh) fresh.push([text.length, text.length + t.length]);
+      if (p.fresh) {fresh.push([text.length, text.length + t.length]);}
       text += t;
     }
     const quotes = fresh.length ? styler() : undefined;
-    if (quotes) text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));
+    if (quotes) {text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));}
     return { text };
   };
   const newLine = (line: string): ReplacementLine => {
-    if (isBlank(line)) return { text: keep ? line : '' };
+    if (isBlank(line)) {return { text: keep ? line : '' };}
     const lead = leadingWhitespace(line);
     const rest = line.slice(lead.length);
     const body = keep ? rest : trimEndWs(rest);
@@ -185,7 +185,7 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   };
   const mergedLine = (r: number, s: number, f: number): ReplacementLine => {
     const line = replace[r];
-    if (isBlank(line)) return { text: keep ? line : '' };
+    if (isBlank(line)) {return { text: keep ? line : '' };}
     const rt = tokenizeLine(line);
     const st = tokenizeLine(search[s]);
     const ft = tokenizeLine(input.fileLines[f]);
@@ -198,7 +198,7 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   for (let s = 0; s < search.length; s++) {
     const f = fileOf.get(s);
     const r = replaceOf.get(s);
-    if (f !== undefined && r !== undefined) syncs.push([s, f, r]);
+    if (f !== undefined && r !== undefined) {syncs.push([s, f, r]);}
   }
   syncs.push([search.length, input.fileLines.length, replace.length]);
 
@@ -206,28 +206,28 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   for (let i = 0; i + 1 < syncs.length; i++) {
     const [s1, f1, r1] = syncs[i];
     const [s2, f2, r2] = syncs[i + 1];
-    if (i > 0) out.push({ text: input.fileLines[f1], fileLine: f1 });
+    if (i > 0) {out.push({ text: input.fileLines[f1], fileLine: f1 });}
     let untouched = r2 - r1 === s2 - s1;
-    for (let s = s1 + 1; s < s2 && untouched; s++) if (!replaceOf.has(s)) untouched = false;
+    for (let s = s1 + 1; s < s2 && untouched; s++) {if (!replaceOf.has(s)) {untouched = false;}}
     if (untouched) {
-      for (let f = f1 + 1; f < f2; f++) out.push({ text: input.fileLines[f], fileLine: f });
+      for (let f = f1 + 1; f < f2; f++) {out.push({ text: input.fileLines[f], fileLine: f });}
       continue;
     }
     const searchOf = new Map<number, number>();
     for (let s = s1 + 1; s < s2; s++) {
       const r = replaceOf.get(s);
-      if (r !== undefined) searchOf.set(r, s);
+      if (r !== undefined) {searchOf.set(r, s);}
     }
     // Changed lines pair with changed SEARCH lines between the same unchanged neighbours.
     const changed = new Map<number, number>();
     let rs = r1 + 1;
     let ss = s1 + 1;
     const flush = (rEnd: number, sEnd: number) => {
-      for (const [r, s] of pairChanged(replace, search, rs, rEnd, ss, sEnd)) changed.set(r, s);
+      for (const [r, s] of pairChanged(replace, search, rs, rEnd, ss, sEnd)) {changed.set(r, s);}
     };
     for (let r = r1 + 1; r < r2; r++) {
       const s = searchOf.get(r);
-      if (s === undefined) continue;
+      if (s === undefined) {continue;}
       flush(r, s);
       rs = r + 1;
       ss = s + 1;

@@ -9,8 +9,8 @@ import { editBlocks, parseEdits } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
 import type { ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, Tier } from '../core/types';
-import { appliedSummary, Feedback, rangesAfterEdits } from './feedback';
-import { describeDecision, Log } from './log';
+import { appliedSummary, type Feedback, rangesAfterEdits } from './feedback';
+import { describeDecision, type Log } from './log';
 import { engineOptions } from './settings';
 import { labelFor, openTarget, resolveBlockTarget } from './targets';
 

@@ -1,7 +1,7 @@
 // Activation reads as a table of contents: one registerX(context) per feature. Every disposable goes
 // into context.subscriptions. The two bundles' entry points (desktop.ts, web.ts) hand in what differs
 // between the Node and the web worker extension hosts.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { ApplyService } from './applyService';
 import { registerBlockSources } from './blockSources';
 import { registerCandidateView } from './candidateView';
@@ -10,7 +10,7 @@ import { registerChatParticipant } from './chat/chatParticipant';
 import { EditorHistory } from './editorHistory';
 import { Feedback } from './feedback';
 import { registerLog } from './log';
-import { BlockPasteProvider, registerPasteProvider } from './pasteProvider';
+import { type BlockPasteProvider, registerPasteProvider } from './pasteProvider';
 import { registerPendingCommands } from './pendingCommands';
 import { PendingStore } from './pendingStore';
 import { registerPreview } from './preview';

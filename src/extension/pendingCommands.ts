@@ -5,7 +5,7 @@ import type { ApplyOutcome, ApplyService } from './applyService';
 import { candidateRows } from './candidateView';
 import { Commands } from './constants';
 import type { CandidateChoice, PendingStore } from './pendingStore';
-import { previewChoice, PreviewContentProvider } from './preview';
+import { previewChoice, type PreviewContentProvider } from './preview';
 
 interface PickItem extends vscode.QuickPickItem {
   choice?: CandidateChoice;

@@ -36,7 +36,7 @@ export function statWalkResolver(): RealPathResolver {
         // Nothing more exists on the way: what is created there lands where the path says.
         break;
       }
-      if (isLink(type)) return { kind: 'unresolved-link', link: at };
+      if (isLink(type)) {return { kind: 'unresolved-link', link: at };}
     }
     return { kind: 'real', uri };
   };

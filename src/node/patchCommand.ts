@@ -7,12 +7,12 @@ import * as path from 'node:path';
 import { formatName } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
-import { byPatchPreference, FileChange, parsePatch } from '../core/patchParser';
+import { byPatchPreference, type FileChange, parsePatch } from '../core/patchParser';
 import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
 import { jsonRequested } from './args';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
-import { createTextFile, decodeText, readTextFile, TextFile, TextFileError, writeTextFile } from './textFile';
+import { createTextFile, decodeText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
 
 export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]';
 
@@ -62,12 +62,12 @@ function parsePatchArgs(argv: readonly string[]): PatchArgs {
   let rootSeen = false;
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
-    if (arg === '--json') args.json = true;
-    else if (arg === '--dry-run') args.dryRun = true;
+    if (arg === '--json') {args.json = true;}
+    else if (arg === '--dry-run') {args.dryRun = true;}
     else if (arg === '--root' || arg.startsWith('--root=')) {
       const value = arg === '--root' ? argv[++k] : arg.slice('--root='.length);
-      if (value === undefined || value === '' || value.startsWith('--')) throw new PatchInputError('usage error: --root needs a folder');
-      if (rootSeen) throw new PatchInputError('usage error: --root given twice');
+      if (value === undefined || value === '' || value.startsWith('--')) {throw new PatchInputError('usage error: --root needs a folder');}
+      if (rootSeen) {throw new PatchInputError('usage error: --root given twice');}
       rootSeen = true;
       args.root = value;
     } else if (arg.startsWith('--')) {
@@ -111,9 +111,9 @@ async function readInput(source: string | undefined): Promise<{ text: string; na
   const name = fromStdin ? 'stdin' : source!;
   let bytes: Buffer;
   if (fromStdin) {
-    if (process.stdin.isTTY) throw new PatchInputError('usage error: no patch: pass a patch file or pipe the patch on stdin');
+    if (process.stdin.isTTY) {throw new PatchInputError('usage error: no patch: pass a patch file or pipe the patch on stdin');}
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    for await (const chunk of process.stdin) {chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);}
     bytes = Buffer.concat(chunks);
   } else {
     try {
@@ -138,9 +138,9 @@ function inside(root: string, p: string): boolean {
  * itself are resolved with realpath before deciding).
  */
 export function resolveUnderRoot(root: string, name: string): string {
-  if (name.includes('\0')) throw new PatchInputError(`the patch names a path with a NUL character: ${JSON.stringify(name)}`);
+  if (name.includes('\0')) {throw new PatchInputError(`the patch names a path with a NUL character: ${JSON.stringify(name)}`);}
   const absolute = path.resolve(root, name);
-  if (!inside(root, absolute)) throw new PatchInputError(`${name} is outside the root ${root}; nothing was changed`);
+  if (!inside(root, absolute)) {throw new PatchInputError(`${name} is outside the root ${root}; nothing was changed`);}
   let current = root;
   for (const segment of path.relative(root, absolute).split(path.sep)) {
     current = path.join(current, segment);
@@ -149,8 +149,8 @@ export function resolveUnderRoot(root: string, name: string): string {
       stat = fs.lstatSync(current);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') break;
-      if (code === 'ENOTDIR') throw new PatchInputError(`${name}: ${path.relative(root, path.dirname(current))} is not a folder; nothing was changed`);
+      if (code === 'ENOENT') {break;}
+      if (code === 'ENOTDIR') {throw new PatchInputError(`${name}: ${path.relative(root, path.dirname(current))} is not a folder; nothing was changed`);}
       throw new PatchInputError(`cannot access ${name}: ${(error as Error).message}`);
     }
     if (stat.isSymbolicLink()) {
@@ -201,20 +201,20 @@ function actionOf(change: FileChange): Action {
 /** Content of an added file from its single block (the patch's lines, '\n'-joined). */
 function addedContent(change: FileChange): string {
   const text = change.blocks.map((b) => b.replace).join('\n');
-  if (text === '' && change.blocks.every((b) => b.replace === '')) return '';
+  if (text === '' && change.blocks.every((b) => b.replace === '')) {return '';}
   return change.noFinalNewline ? text : `${text}\n`;
 }
 
 function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
   const block: Record<string, unknown> = { index: outcome.index, status: outcome.status };
-  if (outcome.tier !== undefined) block.tier = outcome.tier;
-  if (outcome.range) block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
-  if (outcome.score !== undefined) block.score = outcome.score;
+  if (outcome.tier !== undefined) {block.tier = outcome.tier;}
+  if (outcome.range) {block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };}
+  if (outcome.score !== undefined) {block.score = outcome.score;}
   if (!outcome.range) {
     block.candidates = outcome.candidates.map((c) => ({ startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text, ...(c.note !== undefined ? { note: c.note } : {}) }));
   }
-  if (outcome.notes.length > 0) block.notes = outcome.notes;
-  if (outcome.truncated) block.truncated = true;
+  if (outcome.notes.length > 0) {block.notes = outcome.notes;}
+  if (outcome.truncated) {block.truncated = true;}
   return block;
 }
 
@@ -225,12 +225,12 @@ function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
  */
 function existingName(root: string, names: [string, string]): string {
   const existing = names.filter((n) => exists(resolveUnderRoot(root, n)));
-  if (existing.length > 0) return byPatchPreference(existing)[0];
+  if (existing.length > 0) {return byPatchPreference(existing)[0];}
   // `diff -ru old new` names old/x and new/x: the file is x under the root (what `patch -p1` reads).
   const [a, b] = names.map((n) => n.split('/'));
   if (a.length > 1 && b.length > 1 && a[0] !== b[0] && a.slice(1).join('/') === b.slice(1).join('/')) {
     const stripped = b.slice(1).join('/');
-    if (exists(resolveUnderRoot(root, stripped))) return stripped;
+    if (exists(resolveUnderRoot(root, stripped))) {return stripped;}
   }
   return names[1];
 }
@@ -243,13 +243,13 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   }
   const name = change.names ? existingName(root, change.names) : change.path;
   const json: JsonFile = { path: name, action: actionOf(change), status: 'applied', blocks: [] };
-  if (change.moveTo !== undefined) json.to = change.moveTo;
+  if (change.moveTo !== undefined) {json.to = change.moveTo;}
   const target = resolveUnderRoot(root, name);
   const claim = (p: string, label: string) => {
     // .native: one key per file on case-insensitive file systems too.
     const key = fs.existsSync(p) ? fs.realpathSync.native(p) : p;
     const previous = claimed.get(key);
-    if (previous !== undefined) throw new PatchInputError(`the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`);
+    if (previous !== undefined) {throw new PatchInputError(`the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`);}
     claimed.set(key, `${change.kind} on line ${change.sourceLine}`);
   };
   claim(target, name);
@@ -261,22 +261,22 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     } catch {
       throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
     }
-    if (stat.isDirectory()) throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which is a folder; nothing was changed`);
+    if (stat.isDirectory()) {throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which is a folder; nothing was changed`);}
     return { json, write: { kind: 'delete', display: name, target } };
   }
   if (change.kind === 'add') {
-    if (exists(target)) throw new PatchInputError(`the patch adds ${name} (line ${change.sourceLine}), which already exists; nothing was changed`);
+    if (exists(target)) {throw new PatchInputError(`the patch adds ${name} (line ${change.sourceLine}), which already exists; nothing was changed`);}
     const content = addedContent(change);
     json.content = content;
     return { json, write: { kind: 'add', display: name, target, content } };
   }
 
   const file = readTextFile(target);
-  if (!file) throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
+  if (!file) {throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);}
   let destination: string | undefined;
   if (change.moveTo !== undefined) {
     destination = resolveUnderRoot(root, change.moveTo);
-    if (exists(destination)) throw new PatchInputError(`the patch moves ${name} to ${change.moveTo}, which already exists; nothing was changed`);
+    if (exists(destination)) {throw new PatchInputError(`the patch moves ${name} to ${change.moveTo}, which already exists; nothing was changed`);}
     claim(destination, change.moveTo);
   }
   let content = file.text;
@@ -286,7 +286,7 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     json.status = result.status;
     json.message = result.message;
     json.blocks = result.blocks.map(outcomeJson);
-    if (result.status !== 'applied') return { json, result };
+    if (result.status !== 'applied') {return { json, result };}
     content = result.content ?? file.text;
   }
   json.content = content;
@@ -301,8 +301,8 @@ function mergeSections(files: FileChange[]): FileChange[] {
   const out: FileChange[] = [];
   for (const change of files) {
     const same = out.find((c) => c.kind === 'update' && change.kind === 'update' && c.moveTo === undefined && change.moveTo === undefined && c.path === change.path && c.path !== undefined);
-    if (same) same.blocks.push(...change.blocks);
-    else out.push({ ...change, blocks: [...change.blocks] });
+    if (same) {same.blocks.push(...change.blocks);}
+    else {out.push({ ...change, blocks: [...change.blocks] });}
   }
   return out;
 }
@@ -311,7 +311,7 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
   let root: string;
   try {
     root = fs.realpathSync(args.root);
-    if (!fs.statSync(root).isDirectory()) throw new Error('not a folder');
+    if (!fs.statSync(root).isDirectory()) {throw new Error('not a folder');}
   } catch (error) {
     throw new PatchInputError(`--root ${args.root} is not a folder (${(error as Error).message})`);
   }
@@ -328,7 +328,7 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
   if (failed) {
     for (const p of planned) {
       delete p.json.content;
-      if (p.json.status === 'applied') p.json.status = 'pending';
+      if (p.json.status === 'applied') {p.json.status = 'pending';}
     }
     const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
     const message = [`Nothing was changed: the ${kind} does not apply to every file.`, ...reasons].join('\n\n');
@@ -338,7 +338,7 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
   if (args.dryRun) {
     return { status: 'applied', message: `The ${kind} would change ${planned.length} file${planned.length === 1 ? '' : 's'} (dry run, nothing written):\n${summary}`, files };
   }
-  for (const f of files) delete f.content;
+  for (const f of files) {delete f.content;}
   commitWrites(planned.map((p) => p.write!));
   return { status: 'applied', message: `Applied the ${kind} to ${planned.length} file${planned.length === 1 ? '' : 's'}:\n${summary}`, files };
 }
@@ -376,14 +376,14 @@ function restore(target: string, bytes: Buffer, mode: number): void {
  */
 function restoreText(original: TextFile, display: string): void {
   const now = readTextFile(original.realPath);
-  if (!now) throw new Error(`${display} disappeared while the patch was undone`);
+  if (!now) {throw new Error(`${display} disappeared while the patch was undone`);}
   writeTextFile(now, original.text, display);
 }
 
 /** Folders that creating `file` would add (outermost first), to remove them again on rollback. */
 function missingFolders(file: string): string[] {
   const out: string[] = [];
-  for (let dir = path.dirname(file); !fs.existsSync(dir); dir = path.dirname(dir)) out.unshift(dir);
+  for (let dir = path.dirname(file); !fs.existsSync(dir); dir = path.dirname(dir)) {out.unshift(dir);}
   return out;
 }
 

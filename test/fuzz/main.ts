@@ -5,7 +5,7 @@ import { runFuzz } from './engineFuzz';
 
 function arg(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
-  if (at === -1) return fallback;
+  if (at === -1) {return fallback;}
   const value = Number(process.argv[at + 1]);
   if (!Number.isFinite(value)) {
     console.error(`--${name} needs a number, got ${JSON.stringify(process.argv[at + 1])}`);
@@ -27,5 +27,5 @@ console.log(
     `failures ${s.failures.length}; slowest call ${s.maxCallMs.toFixed(0)} ms CPU; calls over the cap ${s.slow.length}`,
 );
 console.log(`fuzz: batch statuses ${JSON.stringify(s.statuses)}`);
-for (const slow of s.slow.slice(0, 20)) console.log(`  slow: case ${slow.caseNo}: ${slow.ms.toFixed(0)} ms ${slow.what}`);
+for (const slow of s.slow.slice(0, 20)) {console.log(`  slow: case ${slow.caseNo}: ${slow.ms.toFixed(0)} ms ${slow.what}`);}
 process.exit(s.failures.length > 0 ? 1 : 0);

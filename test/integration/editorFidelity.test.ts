@@ -110,7 +110,7 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
     const ext = vscode.extensions.getExtension('vscode.json-language-features');
     assert.ok(ext, 'the built-in JSON language features extension must be enabled in test sessions');
     await ext.activate();
-    for (const [key, value] of settings) await json().update(key, value, vscode.ConfigurationTarget.Workspace, true);
+    for (const [key, value] of settings) {await json().update(key, value, vscode.ConfigurationTarget.Workspace, true);}
     // The workspace settings reach the workbench's save participants asynchronously: warm up on a probe
     // file until a save is seen to format, so each test's first save is a formatting one.
     await formattedOnSave('ra-tests/format-probe.json', 40);
@@ -118,7 +118,7 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
   });
 
   suiteTeardown(async () => {
-    for (const [key] of settings) await json().update(key, undefined, vscode.ConfigurationTarget.Workspace, true);
+    for (const [key] of settings) {await json().update(key, undefined, vscode.ConfigurationTarget.Workspace, true);}
   });
 
   /** Opens the model's 2-space view, changes it, and saves with the JSON formatter re-indenting to 4. */
@@ -132,7 +132,7 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
     const ready = Date.now() + 30_000;
     for (;;) {
       const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', doc.uri, { tabSize: 4, insertSpaces: true });
-      if (edits && edits.length > 0) break;
+      if (edits && edits.length > 0) {break;}
       assert.ok(Date.now() < ready, 'the built-in JSON formatter never answered');
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -146,7 +146,7 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
       assert.equal(doc.isDirty, true);
       await vscode.commands.executeCommand('workbench.action.files.save');
       const deadline = Date.now() + 3_000;
-      while (!doc.getText().includes('\n        "port"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (!doc.getText().includes('\n        "port"') && Date.now() < deadline) {await new Promise((r) => setTimeout(r, 100));}
     }
     assert.match(doc.getText(), /^\{\n    "name": "demo-app-\d+",\n    "server": \{\n        "port": 8080\n    \}\n\}\n?$/);
     assert.equal(doc.isDirty, false, 'the formatted text was saved');

@@ -85,7 +85,7 @@ function withTimeout<T>(promise: Thenable<T>, ms: number, what: string): Promise
 async function until(check: () => boolean, ms = 5000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > deadline) return false;
+    if (Date.now() > deadline) {return false;}
     await new Promise((r) => setTimeout(r, 20));
   }
   return true;
@@ -99,8 +99,8 @@ function uniqueTrimmed(lines: string[], at: number, len: number): boolean {
   let count = 0;
   for (let s = 0; s + len <= lines.length; s++) {
     let same = true;
-    for (let k = 0; k < len && same; k++) same = lines[s + k].trim() === want[k];
-    if (same) count++;
+    for (let k = 0; k < len && same; k++) {same = lines[s + k].trim() === want[k];}
+    if (same) {count++;}
   }
   return count === 1;
 }
@@ -147,7 +147,7 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         const len = 1 + Math.floor(random() * 3);
         const at = Math.floor(random() * Math.max(1, lines.length - len));
         const slice = lines.slice(at, at + len);
-        if (slice.length === len && slice.every((l) => l.trim() !== '' && l.trim() !== '}') && uniqueTrimmed(lines, at, len)) return [at, len];
+        if (slice.length === len && slice.every((l) => l.trim() !== '' && l.trim() !== '}') && uniqueTrimmed(lines, at, len)) {return [at, len];}
       }
       return undefined;
     };
@@ -156,7 +156,7 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async exact(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
-        if (!r) return;
+        if (!r) {return;}
         const [at, len] = r;
         const search = lines.slice(at, at + len);
         const replace = [...search];
@@ -168,11 +168,11 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async drift(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
-        if (!r) return;
+        if (!r) {return;}
         const [at, len] = r;
         const search = lines.slice(at, at + len);
         const common = Math.min(...search.map((l) => /^ */.exec(l)![0].length));
-        if (common === 0) return;
+        if (common === 0) {return;}
         const replace = [...search];
         replace[len - 1] += ` // d${step}`;
         const dedent = (l: string) => l.slice(common);
@@ -183,12 +183,12 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async miss(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
-        if (!r) return;
+        if (!r) {return;}
         const [at, len] = r;
         const search = lines.slice(at, at + len);
         // The model misremembers a name: acc3 -> accu3 (a near miss, never applied on its own).
         const k = search.findIndex((l) => /acc\d/.test(l));
-        if (k < 0) return;
+        if (k < 0) {return;}
         const wrong = [...search];
         wrong[k] = wrong[k].replace(/acc(\d)/, 'accu$1');
         const replace = [...search];
@@ -201,7 +201,7 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         const part = batch.plan.parts[0];
         const missed = part.result.blocks[0];
         const candidate = missed.candidates[0];
-        if (!candidate) return;
+        if (!candidate) {return;}
         stale.push({
           file,
           text: candidate.text,
@@ -219,7 +219,7 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       },
       async choose(file) {
         const mine = stale.filter((s) => s.file === file);
-        if (mine.length === 0) return;
+        if (mine.length === 0) {return;}
         const chosen = pick(mine);
         stale.splice(stale.indexOf(chosen), 1);
         const before = file.doc.getText();
@@ -262,12 +262,12 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         const edit = new vscode.WorkspaceEdit();
         edit.set(file.uri, edits);
         assert.ok(await vscode.workspace.applyEdit(edit), where('format: the edit was refused'));
-        if (expected === file.model) return;
+        if (expected === file.model) {return;}
         assert.ok(await until(() => file.doc.getText() === expected), `${where('format')}: the formatter's result did not arrive`);
         record(file, expected);
       },
       async undo(file) {
-        if (file.at === 0) return;
+        if (file.at === 0) {return;}
         await show(file);
         await vscode.commands.executeCommand('undo');
         file.at--;
@@ -275,7 +275,7 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         assert.ok(await until(() => file.doc.getText() === file.model), `${where('undo')}: one undo did not revert exactly one step`);
       },
       async redo(file) {
-        if (file.at >= file.history.length - 1) return;
+        if (file.at >= file.history.length - 1) {return;}
         await show(file);
         await vscode.commands.executeCommand('redo');
         file.at++;
@@ -283,7 +283,7 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         assert.ok(await until(() => file.doc.getText() === file.model), `${where('redo')}: one redo did not bring back exactly one step`);
       },
       async reopen(file) {
-        if (file.doc.isDirty) await file.doc.save();
+        if (file.doc.isDirty) {await file.doc.save();}
         await show(file);
         await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
         file.doc = await vscode.workspace.openTextDocument(file.uri);

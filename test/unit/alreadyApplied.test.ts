@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { SearchReplaceBlock } from '../../src/core/types';
+import { type SearchReplaceBlock } from '../../src/core/types';
 
 function blocks(...pairs: [string, string][]): SearchReplaceBlock[] {
   return pairs.map(([search, replace], i) => ({ index: i + 1, sourceLine: 1, search, replace }));

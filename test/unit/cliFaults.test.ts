@@ -113,13 +113,13 @@ describe('CLI faults', { concurrency: 3 }, () => {
       test(`mode ${mode.toString(8)} and a foreign owner are kept${isRoot ? '' : ' (owner part needs root)'}`, async () => {
         const dir = workspace({ 'tool.sh': 'echo a\n' });
         const file = path.join(dir, 'tool.sh');
-        if (isRoot) fs.chownSync(file, 1234, 2345);
+        if (isRoot) {fs.chownSync(file, 1234, 2345);}
         fs.chmodSync(file, mode);
         const { code, json } = await runJson(dir, ['apply', 'tool.sh'], block('echo a', 'echo b'));
         assert.equal(code, 0, json.message);
         const stat = fs.statSync(file);
         assert.equal((stat.mode & 0o7777).toString(8), mode.toString(8));
-        if (isRoot) assert.deepEqual([stat.uid, stat.gid], [1234, 2345]);
+        if (isRoot) {assert.deepEqual([stat.uid, stat.gid], [1234, 2345]);}
         assert.equal(fs.readFileSync(file, 'utf8'), 'echo b\n');
       });
     }
@@ -165,9 +165,9 @@ describe('CLI faults', { concurrency: 3 }, () => {
     async function withClosedStdout(dir: string, args: string[], input: string, closeStderr = false) {
       const child = start(dir, args);
       child.stdout.destroy();
-      if (closeStderr) child.stderr.destroy();
+      if (closeStderr) {child.stderr.destroy();}
       let stderr = '';
-      if (!closeStderr) child.stderr.on('data', (d) => { stderr += d; });
+      if (!closeStderr) {child.stderr.on('data', (d) => { stderr += d; });}
       child.stdin.end(input);
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
       return { code, stderr };
@@ -239,7 +239,7 @@ describe('CLI faults', { concurrency: 3 }, () => {
         `.a.txt.${dead}.0badf00.tmp`, `.a.txt.${dead}.0BADF00D.tmp`, `a.txt.${dead}.0badf00d.tmp`,
         `.a.txt.${dead}.0badf00d.tmp.orig`, `.a.txt.x${dead}.0badf00d.tmp`, 'notes.tmp',
       ];
-      for (const name of [...stale, ...kept]) fs.writeFileSync(path.join(dir, name), 'x');
+      for (const name of [...stale, ...kept]) {fs.writeFileSync(path.join(dir, name), 'x');}
       fs.mkdirSync(path.join(dir, `.a.txt.${dead}.deadbeef.tmp`)); // not a regular file: kept
       kept.push(`.a.txt.${dead}.deadbeef.tmp`);
       const { code, json } = await runJson(dir, ['apply', 'a.txt'], block('a', 'b'));
@@ -251,7 +251,7 @@ describe('CLI faults', { concurrency: 3 }, () => {
   describe('races and kills', { concurrency: 2 }, () => {
     const lines = (n: number, tag: string): string => {
       const out: string[] = [];
-      for (let k = 0; k < n; k++) out.push(`const ${tag}${k} = compute(${k}, "some text to make the line longer");`);
+      for (let k = 0; k < n; k++) {out.push(`const ${tag}${k} = compute(${k}, "some text to make the line longer");`);}
       return `${out.join('\n')}\n`;
     };
 
@@ -272,8 +272,8 @@ describe('CLI faults', { concurrency: 3 }, () => {
         const json = parseOneJson({ code, stdout, stderr: '' });
         const final = fs.readFileSync(path.join(dir, 'a.js'), 'utf8');
         assert.ok(final === theirs || final === ours(theirs), `round ${round}: the other writer's change was lost (exit ${code})`);
-        if (code === 3) assert.match(json.message, /changed on disk/);
-        else assert.equal(code, 0, json.message);
+        if (code === 3) {assert.match(json.message, /changed on disk/);}
+        else {assert.equal(code, 0, json.message);}
         assert.deepEqual(leftovers(dir), []);
       }
     });

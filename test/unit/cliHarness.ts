@@ -2,7 +2,7 @@
 // bundles into dist/cli.js) as a real process on scratch folders.
 import { after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

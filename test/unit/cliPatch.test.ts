@@ -15,9 +15,9 @@ function snapshot(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, entry.name);
-      if (entry.isSymbolicLink()) out[path.relative(dir, p)] = `-> ${fs.readlinkSync(p)}`;
-      else if (entry.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = fs.readFileSync(p, 'utf8');
+      if (entry.isSymbolicLink()) {out[path.relative(dir, p)] = `-> ${fs.readlinkSync(p)}`;}
+      else if (entry.isDirectory()) {walk(p);}
+      else {out[path.relative(dir, p)] = fs.readFileSync(p, 'utf8');}
     }
   };
   walk(dir);

@@ -82,7 +82,7 @@ test('firstInvalidUtf8 finds the first bad sequence in random bytes (seeded)', (
   for (let n = 0; n < 3000; n++) {
     const bytes: number[] = [];
     const count = Math.floor(random() * 8);
-    for (let k = 0; k < count; k++) bytes.push(...pieces[Math.floor(random() * pieces.length)]);
+    for (let k = 0; k < count; k++) {bytes.push(...pieces[Math.floor(random() * pieces.length)]);}
     const buffer = new Uint8Array(bytes);
     const at = firstInvalidUtf8(buffer);
     const label = bytes.map((b) => b.toString(16)).join(' ');

@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { ApplyOptions, ApplyResult } from '../../src/core/types';
+import { type ApplyOptions, type ApplyResult } from '../../src/core/types';
 import { bestIndentMap, deriveIndentMap, mapIndent } from '../../src/core/indent';
 
 function one(doc: string, search: string, replace: string, options?: ApplyOptions): ApplyResult {

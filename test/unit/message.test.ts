@@ -6,7 +6,7 @@ import type { BlockOutcome, Candidate } from '../../src/core/types';
 
 function candidate(startLine: number, endLine: number, score: number, text: string, note?: string): Candidate {
   const c: Candidate = { startLine, endLine, score, text, start: 0, end: 0 };
-  if (note) c.note = note;
+  if (note) {c.note = note;}
   return c;
 }
 

@@ -209,10 +209,10 @@ describe('property: stale hunk headers on real source', () => {
       const size = 3 + rand(3);
       const start = rand(lines.length - size);
       const ctx = lines.slice(start, start + size);
-      if (ctx.some((l) => l.trim() === '')) continue;
+      if (ctx.some((l) => l.trim() === '')) {continue;}
       const joined = ctx.join('\n');
       const all = lines.join('\n');
-      if (all.indexOf(joined) !== all.lastIndexOf(joined)) continue;
+      if (all.indexOf(joined) !== all.lastIndexOf(joined)) {continue;}
       const mid = 1 + rand(size - 2);
       const offset = rand(3) === 0 ? 0 : rand(200) - 100;
       const header = Math.max(1, start + 1 + offset);

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
 import { Matcher, prepareSearch } from '../../src/core/tiers';
 import { DocLines } from '../../src/core/lines';
-import { ApplyOptions, ApplyResult, SearchReplaceBlock } from '../../src/core/types';
+import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };
 
@@ -278,7 +278,7 @@ describe('tier 9: whitespace between tokens', () => {
 describe('anchoring and full scans give the same occurrences', () => {
   test('an anchor that occurs on many lines still finds every occurrence', () => {
     const lines: string[] = [];
-    for (let i = 0; i < 200; i++) lines.push(i % 50 === 7 ? '  value = compute(x)' : `  value${i} = compute(x)`);
+    for (let i = 0; i < 200; i++) {lines.push(i % 50 === 7 ? '  value = compute(x)' : `  value${i} = compute(x)`);}
     const doc = lines.join('\n');
     const matcher = new Matcher(new DocLines(doc), prepareSearch('value = compute(x)'));
     assert.deepEqual(
@@ -305,11 +305,11 @@ describe('anchored search agrees with verifying every window (randomised)', () =
   ];
   const perturb = (line: string, r: () => number): string => {
     const k = Math.floor(r() * 6);
-    if (k === 0) return '  ' + line;
-    if (k === 1) return line.replace(/"/g, "'");
-    if (k === 2) return line.replace(/, /g, ',');
-    if (k === 3) return line + ' ';
-    if (k === 4) return `${Math.floor(r() * 90) + 1} | ${line}`;
+    if (k === 0) {return '  ' + line;}
+    if (k === 1) {return line.replace(/"/g, "'");}
+    if (k === 2) {return line.replace(/, /g, ',');}
+    if (k === 3) {return line + ' ';}
+    if (k === 4) {return `${Math.floor(r() * 90) + 1} | ${line}`;}
     return line;
   };
   test('300 random documents and SEARCHes, every tier', () => {
@@ -320,7 +320,7 @@ describe('anchored search agrees with verifying every window (randomised)', () =
     for (let iter = 0; iter < 300; iter++) {
       const n = 5 + Math.floor(r() * 25);
       const lines: string[] = [];
-      for (let i = 0; i < n; i++) lines.push(pool[Math.floor(r() * pool.length)]);
+      for (let i = 0; i < n; i++) {lines.push(pool[Math.floor(r() * pool.length)]);}
       const eol = r() < 0.3 ? '\r\n' : '\n';
       const doc = lines.join(eol);
       const start = Math.floor(r() * n);
@@ -334,7 +334,7 @@ describe('anchored search agrees with verifying every window (randomised)', () =
         const a = anchored.find(tier).map((o) => o.start);
         const b = full.find(tier).map((o) => o.start);
         assert.deepEqual(a, b, `tier ${tier}, doc ${JSON.stringify(doc)}, search ${JSON.stringify(search)}`);
-        if (b.length) matched++;
+        if (b.length) {matched++;}
       }
       assert.deepEqual(anchored.findPartial(), full.findPartial());
     }

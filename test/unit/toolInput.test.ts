@@ -119,7 +119,7 @@ test('refuses paths outside the workspace, climbing out, or naming the folder', 
   for (const path of ['/etc/passwd', '../secret.txt', 'src/../../x', '/home/me/projectile/a.ts']) {
     const result = resolveWorkspacePath(path, folders);
     assert.equal(result.ok, false, path);
-    if (!result.ok) assert.match(result.message, /outside the workspace \(\/home\/me\/project\)/);
+    if (!result.ok) {assert.match(result.message, /outside the workspace \(\/home\/me\/project\)/);}
   }
   const folder = resolveWorkspacePath('/home/me/project/', folders);
   assert.ok(!folder.ok && /names the workspace folder itself/.test(folder.message));

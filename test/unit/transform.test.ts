@@ -5,7 +5,7 @@ import { buildReplacement } from '../../src/core/transform';
 import { alignLines } from '../../src/core/align';
 import { deriveIndentMap, mapIndent } from '../../src/core/indent';
 import { quoteStyler } from '../../src/core/quotes';
-import { ApplyOptions, ApplyResult } from '../../src/core/types';
+import { type ApplyOptions, type ApplyResult } from '../../src/core/types';
 
 function apply(doc: string, search: string, replace: string, options?: ApplyOptions): ApplyResult {
   const result = applyBlocks(doc, [{ index: 1, sourceLine: 1, search, replace }], options);
@@ -241,8 +241,8 @@ describe('line alignment on ids agrees with the generic one', () => {
       const fast = alignEqual(a, b);
       const slow = alignLines(a, b, (x, y) => x === y);
       assert.equal(fast.length, slow.length, JSON.stringify({ a, b }));
-      for (const [i, j] of fast) assert.equal(a[i], b[j]);
-      for (let k = 1; k < fast.length; k++) assert.ok(fast[k][0] > fast[k - 1][0] && fast[k][1] > fast[k - 1][1]);
+      for (const [i, j] of fast) {assert.equal(a[i], b[j]);}
+      for (let k = 1; k < fast.length; k++) {assert.ok(fast[k][0] > fast[k - 1][0] && fast[k][1] > fast[k - 1][1]);}
     }
   });
 });

@@ -43,7 +43,7 @@ function folderUri(index: number): vscode.Uri {
 /** A block in `text` that names another file than filePath: this tool edits exactly one file per call. */
 function foreignBlock(blocks: readonly SearchReplaceBlock[], relativePath: string): string | undefined {
   for (const block of blocks) {
-    if (block.filePath === undefined) continue;
+    if (block.filePath === undefined) {continue;}
     const named = normalizeBlockPath(block.filePath);
     const resolved = workspacePath(named);
     const same = named === relativePath || relativePath.endsWith('/' + named) || (resolved.ok && resolved.relativePath === relativePath);
@@ -55,7 +55,7 @@ function foreignBlock(blocks: readonly SearchReplaceBlock[], relativePath: strin
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) return true;
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {return true;}
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     return (stat.type & vscode.FileType.File) !== 0 || (stat.type & vscode.FileType.Directory) !== 0;
@@ -100,7 +100,7 @@ function describeBlocks(blocks: readonly SearchReplaceBlock[], relativePath: str
     const replace = block.replace === '' ? 'nothing (deletes)' : `${code(firstLine(block.replace))} (${lineCount(block.replace)})`;
     md.appendMarkdown(`${block.index}. Replace${at} ${search} with ${replace}\n`);
   }
-  if (n > 10) md.appendMarkdown(`\n…and ${n - 10} more\n`);
+  if (n > 10) {md.appendMarkdown(`\n…and ${n - 10} more\n`);}
   return md;
 }
 
@@ -148,16 +148,16 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
 /** Validates, resolves, matches and applies; returns the text for the model. */
 export async function applyToolInput(input: unknown, token: vscode.CancellationToken, deps: ApplyToolDeps): Promise<string> {
   const check = checkToolInput(input);
-  if (!check.ok) return check.message;
+  if (!check.ok) {return check.message;}
   const where = workspacePath(check.filePath);
-  if (!where.ok) return `${where.message} Nothing was applied.`;
+  if (!where.ok) {return `${where.message} Nothing was applied.`;}
   const uri = vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath);
   const foreign = foreignBlock(check.blocks, where.relativePath);
-  if (foreign) return foreign;
+  if (foreign) {return foreign;}
   // The path reads as inside the workspace; a link on the way may still lead outside (an agent steered
   // by text it read must not reach files the user never opened to it). Decided before any read or open.
   const outside = await outsideWorkspaceReason(uri, where.relativePath, deps.resolveRealPath);
-  if (outside) return outside;
+  if (outside) {return outside;}
   const blocks = check.blocks.map(({ filePath: _ignored, ...rest }) => rest);
   const { applyService } = sharedServices();
 
@@ -167,8 +167,8 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
     }
     const label = labelFor(uri);
     const result = engineApply('', blocks, { fileName: label });
-    if (result.status !== 'applied') return result.message;
-    if (token.isCancellationRequested) return 'Cancelled; nothing was applied.';
+    if (result.status !== 'applied') {return result.message;}
+    if (token.isCancellationRequested) {return 'Cancelled; nothing was applied.';}
     const plan: BatchPlan = { parts: [], newFiles: [{ uri, label, blocks, result }], problems: [], blockCount: blocks.length };
     const outcome = await applyService.commit(plan, 'tool');
     return outcome.status === 'applied' ? `Created ${label}. ${result.message}` : `Nothing was applied: ${outcome.summary}`;
@@ -178,9 +178,9 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   }
 
   const opened = await openTarget(uri);
-  if (opened.kind !== 'document') return `${opened.message}`;
+  if (opened.kind !== 'document') {return `${opened.message}`;}
   const document = opened.document;
-  if (token.isCancellationRequested) return 'Cancelled; nothing was applied.';
+  if (token.isCancellationRequested) {return 'Cancelled; nothing was applied.';}
   const wasDirty = document.isDirty;
   const part = applyService.matchDocument(document, opened.label, blocks, {}, 'tool');
   if (part.result.status !== 'applied') {
@@ -208,6 +208,6 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
 
 /** Registers the tool implementation for the `languageModelTools` contribution. */
 export function registerApplyTool(context: vscode.ExtensionContext, deps: ApplyToolDeps): void {
-  if (typeof vscode.lm?.registerTool !== 'function') return;
+  if (typeof vscode.lm?.registerTool !== 'function') {return;}
   context.subscriptions.push(vscode.lm.registerTool(APPLY_TOOL_NAME, createApplyTool(deps)));
 }

@@ -8,7 +8,7 @@ import { BlockParseError } from '../../core/parser';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
 import type { BatchPlan, MatchedPart } from '../applyService';
 import { labelFor, refusalFor } from '../targets';
-import { ChatApplyArgs, ChatCommands, ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
+import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
 import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
 import { sharedServices } from './services';
 
@@ -54,7 +54,7 @@ function promptWithoutReferences(request: vscode.ChatRequest): string {
 
 async function documentText(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) return open;
+  if (open) {return open;}
   try {
     return await vscode.workspace.openTextDocument(uri);
   } catch {
@@ -66,21 +66,21 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
   const input: GatheredInput = { sources: [], targets: [], notes: [] };
   if (request.command === 'clipboard') {
     const text = await vscode.env.clipboard.readText();
-    if (containsEdits(text)) input.sources.push({ name: 'the clipboard', text });
-    else input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');
+    if (containsEdits(text)) {input.sources.push({ name: 'the clipboard', text });}
+    else {input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');}
   }
   const prompt = promptWithoutReferences(request);
-  if (containsEdits(prompt)) input.sources.push({ name: 'your message', text: prompt });
+  if (containsEdits(prompt)) {input.sources.push({ name: 'your message', text: prompt });}
   // References come last-in-prompt first; read them in prompt order.
   for (const ref of [...request.references].reverse()) {
-    if (token.isCancellationRequested) break;
+    if (token.isCancellationRequested) {break;}
     const value = ref.value;
     if (typeof value === 'string') {
-      if (containsEdits(value)) input.sources.push({ name: 'an attachment', text: value });
+      if (containsEdits(value)) {input.sources.push({ name: 'an attachment', text: value });}
       continue;
     }
     const uri = value instanceof vscode.Uri ? value : value instanceof vscode.Location ? value.uri : undefined;
-    if (!uri) continue;
+    if (!uri) {continue;}
     const document = await documentText(uri);
     if (!document) {
       input.notes.push(`${labelFor(uri)} is not a text file; ignored.`);
@@ -88,8 +88,8 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
     }
     const text = value instanceof vscode.Location ? document.getText(value.range) : document.getText();
     const name = value instanceof vscode.Location ? `the selection in ${labelFor(uri)}` : labelFor(uri);
-    if (containsEdits(text)) input.sources.push({ name, text, uri });
-    else input.targets.push(uri);
+    if (containsEdits(text)) {input.sources.push({ name, text, uri });}
+    else {input.targets.push(uri);}
   }
   return input;
 }
@@ -102,9 +102,9 @@ function fallbackTarget(input: GatheredInput): vscode.Uri | undefined {
   const sourceUris = new Set(input.sources.map((s) => s.uri?.toString()).filter((u): u is string => u !== undefined));
   const usable = (uri: vscode.Uri | undefined) => uri !== undefined && !sourceUris.has(uri.toString()) && refusalFor(uri) === undefined;
   const attached = input.targets.find((uri) => usable(uri));
-  if (attached) return attached;
+  if (attached) {return attached;}
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (usable(active)) return active;
+  if (usable(active)) {return active;}
   return vscode.window.visibleTextEditors.map((e) => e.document.uri).find((uri) => usable(uri));
 }
 
@@ -119,7 +119,7 @@ function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; e
         blocks.push({ ...block, index: blocks.length + 1 });
       }
     } catch (error) {
-      if (!(error instanceof BlockParseError)) throw error;
+      if (!(error instanceof BlockParseError)) {throw error;}
       errors.push(`In ${source.name}: ${error.info.message}`);
     }
   }
@@ -133,10 +133,10 @@ function location(uri: vscode.Uri, range: { startLine: number; endLine: number }
 function fence(text: string): string {
   const lines = text.split('\n');
   const shown = lines.slice(0, MAX_QUOTED_LINES);
-  if (lines.length > shown.length) shown.push(`… (${lines.length - shown.length} more lines)`);
+  if (lines.length > shown.length) {shown.push(`… (${lines.length - shown.length} more lines)`);}
   const body = shown.join('\n');
   let ticks = '```';
-  while (body.includes(ticks)) ticks += '`';
+  while (body.includes(ticks)) {ticks += '`';}
   return `${ticks}\n${body}\n${ticks}\n`;
 }
 
@@ -159,37 +159,37 @@ function previewButton(title: string, args: ChatApplyArgs): vscode.Command {
 /** Streams one block's outcome: the line, the anchor, quoted candidates, and its buttons. */
 function renderBlock(stream: vscode.ChatResponseStream, part: MatchedPart, outcome: BlockOutcome): void {
   const block = part.blocks.find((b) => b.index === outcome.index);
-  if (!block) return;
+  if (!block) {return;}
   stream.markdown(`\n**Block ${outcome.index}**: ${outcomeLine(outcome)} `);
   const place = outcome.range ?? outcome.candidates[0];
-  if (place) stream.anchor(location(part.uri, place), `${part.label}:${place.startLine}`);
+  if (place) {stream.anchor(location(part.uri, place), `${part.label}:${place.startLine}`);}
   stream.markdown('\n\n');
   for (const note of outcome.notes) {
     const shown = noteBeyondOutcome(outcome, note);
-    if (shown) stream.markdown(`- _${escapeMarkdown(shown)}_\n`);
+    if (shown) {stream.markdown(`- _${escapeMarkdown(shown)}_\n`);}
   }
   if (isUnique(outcome)) {
     stream.button(applyButton('Apply', { targets: [targetArg(part, [block])] }, `Apply block ${outcome.index} to ${part.label}`));
     stream.button(previewButton('Preview', { targets: [targetArg(part, [block])] }));
     return;
   }
-  if (outcome.status !== 'not_found' && outcome.status !== 'ambiguous') return;
+  if (outcome.status !== 'not_found' && outcome.status !== 'ambiguous') {return;}
   outcome.candidates.forEach((candidate, i) => {
     const label = outcome.status === 'ambiguous' ? `${i + 1} of ${outcome.candidates.length}` : percent(candidate.score);
     stream.markdown(`\n${label}: `);
     stream.anchor(location(part.uri, candidate), `${part.label}:${candidate.startLine}${candidate.endLine !== candidate.startLine ? `-${candidate.endLine}` : ''}`);
-    if (candidate.note) stream.markdown(` _${escapeMarkdown(candidate.note)}_`);
+    if (candidate.note) {stream.markdown(` _${escapeMarkdown(candidate.note)}_`);}
     stream.markdown('\n');
-    if (outcome.status === 'not_found') stream.markdown(fence(candidate.text));
+    if (outcome.status === 'not_found') {stream.markdown(fence(candidate.text));}
     const args: ChatApplyArgs = { targets: [targetArg(part, [block], { index: outcome.index, candidate })] };
     stream.button(applyButton(candidateButtonLabel(outcome, candidate, i), args, `Put block ${outcome.index}'s REPLACE at ${linesLabel(candidate)} of ${part.label}`));
-    if (i === 0) stream.button(previewButton(`Preview (${linesLabel(candidate)})`, args));
+    if (i === 0) {stream.button(previewButton(`Preview (${linesLabel(candidate)})`, args));}
   });
 }
 
 /** What a note adds to the outcome line: "matched after normalising indentation (the file indents ...)" keeps only the parenthesis. */
 function noteBeyondOutcome(outcome: BlockOutcome, note: string): string | undefined {
-  if (outcome.status === 'invalid' && note === outcome.notes[0]) return undefined; // It is the outcome line.
+  if (outcome.status === 'invalid' && note === outcome.notes[0]) {return undefined;} // It is the outcome line.
   const line = outcomeLine(outcome);
   const lead = note.match(/^matched [^(]*/)?.[0].trim();
   if (lead && line.startsWith(lead)) {
@@ -206,12 +206,12 @@ function escapeMarkdown(text: string): string {
 /** Streams the whole reply for a dry-run plan. */
 function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean): void {
   const outcomes = plan.parts.flatMap((p) => p.result.blocks);
-  for (const problem of plan.problems) stream.markdown(`- ${escapeMarkdown(problem)}\n`);
+  for (const problem of plan.problems) {stream.markdown(`- ${escapeMarkdown(problem)}\n`);}
   for (const part of plan.parts) {
     stream.markdown('\n---\n\n');
     stream.anchor(part.uri, part.label);
     stream.markdown(` (${part.blocks.length} block${part.blocks.length === 1 ? '' : 's'})\n`);
-    for (const outcome of part.result.blocks) renderBlock(stream, part, outcome);
+    for (const outcome of part.result.blocks) {renderBlock(stream, part, outcome);}
     if (part.result.status !== 'applied') {
       stream.button({
         title: 'Copy message for the model',
@@ -251,7 +251,7 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
       return { metadata: { command: 'help', blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
     }
     const input = await gather(request, token);
-    for (const note of input.notes) stream.markdown(`${escapeMarkdown(note)}\n\n`);
+    for (const note of input.notes) {stream.markdown(`${escapeMarkdown(note)}\n\n`);}
     const { blocks, errors } = parseSources(input.sources);
     if (errors.length > 0) {
       stream.markdown(`**Nothing can be applied: the blocks are malformed.**\n\n${errors.map((e) => `- ${escapeMarkdown(e)}`).join('\n')}\n`);
@@ -265,7 +265,7 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
     const { applyService } = sharedServices();
     stream.progress(`Matching ${blocks.length} block${blocks.length === 1 ? '' : 's'} against the open files…`);
     const plan = await applyService.plan(blocks, fallbackTarget(input), 'chat', token);
-    if (token.isCancellationRequested) return {};
+    if (token.isCancellationRequested) {return {};}
     const ready = applyService.isReady(plan);
     renderPlan(stream, plan, ready);
     const unique = plan.parts.flatMap((p) => p.result.blocks).filter(isUnique).length;
@@ -277,7 +277,7 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
 export function registerChatParticipant(context: vscode.ExtensionContext): void {
   registerChatCommands(context);
   // Older hosts or hosts with chat disabled have no chat API; the tool and commands still work.
-  if (typeof vscode.chat?.createChatParticipant !== 'function') return;
+  if (typeof vscode.chat?.createChatParticipant !== 'function') {return;}
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler());
   participant.iconPath = new vscode.ThemeIcon('replace-all');
   context.subscriptions.push(participant);

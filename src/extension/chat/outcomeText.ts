@@ -51,7 +51,7 @@ export function outcomeLine(outcome: BlockOutcome): string {
     }
     case 'not_found': {
       const best = outcome.candidates[0];
-      if (!best) return 'not found, nothing similar in the file';
+      if (!best) {return 'not found, nothing similar in the file';}
       return `not found, best ${percent(best.score)} at ${linesLabel(best)}`;
     }
     case 'invalid':
@@ -76,8 +76,8 @@ export function candidateButtonLabel(outcome: BlockOutcome, candidate: Candidate
 export function batchLine(outcomes: readonly BlockOutcome[]): string {
   const unique = outcomes.filter(isUnique).length;
   const total = outcomes.length;
-  if (total === 1) return unique === 1 ? 'The block matches one place.' : 'The block needs your choice before it can apply.';
-  if (unique === total) return `All ${total} blocks match one place each.`;
+  if (total === 1) {return unique === 1 ? 'The block matches one place.' : 'The block needs your choice before it can apply.';}
+  if (unique === total) {return `All ${total} blocks match one place each.`;}
   return `${unique} of ${total} blocks match one place; the others need your choice.`;
 }
 
