@@ -22,12 +22,33 @@ const common = {
 
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
-  { ...common, entryPoints: ['src/extension/desktop.ts'], outfile: `${outdir}/extension.js`, platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, entryPoints: ['src/extension/web.ts'], outfile: `${outdir}/web/extension.js`, platform: 'browser', format: 'cjs', target: 'es2022',
+  {
+    ...common,
+    entryPoints: ['src/extension/desktop.ts'],
+    outfile: `${outdir}/extension.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    ...common,
+    entryPoints: ['src/extension/web.ts'],
+    outfile: `${outdir}/web/extension.js`,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
     // The web worker has no Node built-ins; the core never needs them.
-    define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' } },
-  { ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, platform: 'node', format: 'cjs', target: 'node20',
-    banner: { js: '#!/usr/bin/env node' } },
+    define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: `${outdir}/cli.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
 ];
 
 if (watch) {

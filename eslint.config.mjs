@@ -4,7 +4,18 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '*.vsix', 'test-results/**', 'demo/**', 'test/property/fixtures/**', 'test/stub-model/extension.js'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      '*.vsix',
+      'test-results/**',
+      'demo/**',
+      'test/property/fixtures/**',
+      'test/stub-model/extension.js',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -34,7 +45,10 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'src/core is pure: VS Code adapters live in src/extension.' }],
           patterns: [
             { group: ['node:*'], message: 'src/core runs in a browser worker too: no Node built-ins.' },
-            { group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'], message: 'src/core runs in a browser worker too: no Node built-ins.' },
+            {
+              group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'],
+              message: 'src/core runs in a browser worker too: no Node built-ins.',
+            },
             { group: ['../extension/*', '../node/*', '../cli'], message: 'src/core must not depend on the adapters.' },
           ],
         },
@@ -45,7 +59,13 @@ export default tseslint.config(
     // The CLI's file handling never reaches into the editor adapters.
     files: ['src/node/**/*.ts', 'src/cli.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'the CLI runs without VS Code.' }], patterns: [{ group: ['**/extension/*'], message: 'the CLI must not depend on the editor adapters.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'the CLI runs without VS Code.' }],
+          patterns: [{ group: ['**/extension/*'], message: 'the CLI must not depend on the editor adapters.' }],
+        },
+      ],
     },
   },
 );

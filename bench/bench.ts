@@ -62,7 +62,9 @@ function timeIt<T>(runs: number, fn: () => T): { firstMs: number; ms: number; cp
   const t0 = performance.now();
   let last = fn();
   const firstMs = performance.now() - t0;
-  for (let i = 0; i < WARM_UP; i++) {last = fn();}
+  for (let i = 0; i < WARM_UP; i++) {
+    last = fn();
+  }
   const times: number[] = [];
   const cpuStart = process.cpuUsage();
   for (let i = 0; i < runs; i++) {
@@ -81,10 +83,14 @@ function timeIndexOf(text: string, needle: string): number {
   let sink = 0;
   for (let b = 0; b < 11; b++) {
     const t = performance.now();
-    for (let i = 0; i < perBatch; i++) {sink += text.indexOf(needle, i & 1);}
+    for (let i = 0; i < perBatch; i++) {
+      sink += text.indexOf(needle, i & 1);
+    }
     batches.push((performance.now() - t) / perBatch);
   }
-  if (sink === 42) {console.log('');} // keep the loop observable
+  if (sink === 42) {
+    console.log('');
+  } // keep the loop observable
   return median(batches);
 }
 
@@ -100,9 +106,13 @@ function pickBlock(lines: string[], text: string, at: number): number {
     const nonBlank = block.filter((l) => l.trim() !== '').length;
     const indented = block.filter((l) => /^\s+\S/.test(l)).length;
     const hasCommaSpace = block.some((l) => l.includes(', '));
-    if (nonBlank < 45 || indented < 40 || !hasCommaSpace) {continue;}
+    if (nonBlank < 45 || indented < 40 || !hasCommaSpace) {
+      continue;
+    }
     const joined = block.join('\n');
-    if (text.indexOf(joined) === text.lastIndexOf(joined)) {return s;}
+    if (text.indexOf(joined) === text.lastIndexOf(joined)) {
+      return s;
+    }
   }
   throw new Error('no suitable block found');
 }
@@ -135,7 +145,9 @@ function cases(lines: string[], start: number, elsewhere: string[]): Case[] {
 
 function describe(result: ApplyResult, start: number): string {
   const b = result.blocks[0];
-  if (result.status === 'applied') {return `${result.status}/${b.tier}`;}
+  if (result.status === 'applied') {
+    return `${result.status}/${b.tier}`;
+  }
   const top = b.candidates[0];
   const hit = top && top.startLine === start + 1 ? ', top=true region' : '';
   return `${result.status} (${b.candidates.length} cand.${hit})`;
@@ -148,9 +160,7 @@ function fuzzyAlone(all: string[], size: number, offset: number): Row {
   const start = pickBlock(lines, text, Math.floor(size * 0.6));
   const miss = cases(lines, start, []).find((c) => c.name === 'content miss')!.search;
   const runs = size >= 100_000 ? 5 : 15;
-  const { firstMs, ms, cpuMs, last } = timeIt(runs, () =>
-    findFuzzyCandidates(lines, miss, { maxCandidates: 3, minScore: 0.5 }),
-  );
+  const { firstMs, ms, cpuMs, last } = timeIt(runs, () => findFuzzyCandidates(lines, miss, { maxCandidates: 3, minScore: 0.5 }));
   const top = last.windows[0];
   const hit = top && top.start === start ? ', top=true region' : '';
   return {
@@ -190,7 +200,9 @@ function benchSize(all: string[], size: number, offset: number): Row[] {
       budget = c.budget === 'ratio' ? `<= ${BUDGET_RATIO}x indexOf` : `< ${BUDGET_MISS_MS} ms`;
       met = verdict(ms, cpuMs, limit);
     }
-    if (!outcome.startsWith(c.expect)) {met = `${met} (expected ${c.expect})`.trim();}
+    if (!outcome.startsWith(c.expect)) {
+      met = `${met} (expected ${c.expect})`.trim();
+    }
     rows.push({ lines: size, name: c.name, outcome, firstMs, ms, cpuMs, indexOfMs, budget, met });
   }
   return rows;
@@ -198,16 +210,16 @@ function benchSize(all: string[], size: number, offset: number): Row[] {
 
 /** Judged on wall time; when only the CPU time meets the limit, the machine was busy with other work. */
 function verdict(ms: number, cpuMs: number, limit: number): string {
-  if (ms <= limit) {return 'yes';}
+  if (ms <= limit) {
+    return 'yes';
+  }
   return cpuMs <= limit ? 'NO (cpu: yes)' : 'NO';
 }
 
 function worstCases(): Row[] {
   const rows: Row[] = [];
   const run = (name: string, doc: string[], search: string[]): void => {
-    const { firstMs, ms, cpuMs, last } = timeIt(3, () =>
-      findFuzzyCandidates(doc, search, { maxCandidates: 3, minScore: 0.5 }),
-    );
+    const { firstMs, ms, cpuMs, last } = timeIt(3, () => findFuzzyCandidates(doc, search, { maxCandidates: 3, minScore: 0.5 }));
     rows.push({
       lines: doc.length,
       name,
@@ -241,7 +253,9 @@ function pad(s: string, n: number): string {
 }
 
 function fmt(ms: number): string {
-  if (Number.isNaN(ms)) {return '-';}
+  if (Number.isNaN(ms)) {
+    return '-';
+  }
   return ms < 0.1 ? ms.toFixed(4) : ms < 10 ? ms.toFixed(2) : ms.toFixed(1);
 }
 
@@ -263,7 +277,9 @@ function printTable(title: string, rows: Row[]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   console.log(head.map((h, i) => pad(h, widths[i])).join('  '));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const b of body) {console.log(b.map((c, i) => pad(c, widths[i])).join('  '));}
+  for (const b of body) {
+    console.log(b.map((c, i) => pad(c, widths[i])).join('  '));
+  }
 }
 
 /**
@@ -277,10 +293,12 @@ function batchRows(): string[][] {
   for (const shuffled of [false, true]) {
     for (const n of [1_000, 4_000, 10_000]) {
       const order = Array.from({ length: n }, (_, b) => (b * Math.floor(10_000 / n)) % 10_000);
-      if (shuffled) {for (let i = 0; i < n; i++) {
-        const j = (i * 7919) % n;
-        [order[i], order[j]] = [order[j], order[i]];
-      }}
+      if (shuffled) {
+        for (let i = 0; i < n; i++) {
+          const j = (i * 7919) % n;
+          [order[i], order[j]] = [order[j], order[i]];
+        }
+      }
       const blocks: SearchReplaceBlock[] = order.map((i, b) => ({
         index: b + 1,
         search: lines[i],
@@ -314,7 +332,9 @@ function printRows(title: string, head: string[], body: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   console.log(head.map((h, i) => pad(h, widths[i])).join('  '));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const b of body) {console.log(b.map((c, i) => pad(c, widths[i])).join('  '));}
+  for (const b of body) {
+    console.log(b.map((c, i) => pad(c, widths[i])).join('  '));
+  }
 }
 
 function main(): void {
@@ -326,16 +346,16 @@ function main(): void {
     `Resilient Apply benchmark: applyBlocks on slices of typescript.js (${all.length.toLocaleString('en-US')} lines), ` +
       `${BLOCK_LINES}-line block, Node ${process.version}, ${cores} cores, load average ${load.toFixed(1)}`,
   );
-  console.log(
-    `1st ms: the first call for that input (cold JIT, as in a one-shot CLI run); median ms: wall-clock median of the`,
-  );
-  console.log(
-    `runs after ${WARM_UP} warm-up calls; cpu ms: this process's CPU time per timed run (GC and compiler threads included;`,
-  );
+  console.log(`1st ms: the first call for that input (cold JIT, as in a one-shot CLI run); median ms: wall-clock median of the`);
+  console.log(`runs after ${WARM_UP} warm-up calls; cpu ms: this process's CPU time per timed run (GC and compiler threads included;`);
   console.log('what the code costs even when other processes compete for the cores). ratio = median ms / indexOf ms.');
-  if (load > cores) {console.log(`Note: the load average exceeds the core count; wall-clock figures are inflated.`);}
+  if (load > cores) {
+    console.log(`Note: the load average exceeds the core count; wall-clock figures are inflated.`);
+  }
   const rows: Row[] = [];
-  for (const size of SIZES) {rows.push(...benchSize(all, size, offset));}
+  for (const size of SIZES) {
+    rows.push(...benchSize(all, size, offset));
+  }
   printTable('applyBlocks (median of several in-process runs; indexOf = text.indexOf(SEARCH) on the same text)', rows);
   printTable(
     'Fuzzy tier alone (findFuzzyCandidates, top 3) on the content-miss inputs',

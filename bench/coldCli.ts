@@ -60,7 +60,14 @@ function main(): void {
       const miss = block.map((l, i) => (i === 10 || i === 25 || i === 40 ? l.replace(/[A-Za-z_]\w{3,}/, (w) => `${w}Value`) : l));
       const cases: Array<[string, string, number]> = [
         [`content miss ${size / 1000}k`, blockText(miss, block), 1],
-        [`exact hit ${size / 1000}k`, blockText(block, block.map((l) => l.replace(/\bvar\b/, 'let'))), 0],
+        [
+          `exact hit ${size / 1000}k`,
+          blockText(
+            block,
+            block.map((l) => l.replace(/\bvar\b/, 'let')),
+          ),
+          0,
+        ],
       ];
       for (const [name, text, expectStatus] of cases) {
         const blocks = path.join(dir, `${name.replace(/\W+/g, '-')}.txt`);
@@ -79,19 +86,45 @@ function main(): void {
         }
         const budget = BUDGETS[name];
         const beyond = median(extra);
-        const verdict = status !== expectStatus ? `exit ${status}, expected ${expectStatus}` : budget === undefined ? '' : beyond <= budget ? 'PASS' : 'OVER';
-        rows.push([name, median(floors).toFixed(1), beyond.toFixed(1), median(extraCpu).toFixed(0), budget === undefined ? '-' : `<= ${budget}`, verdict]);
+        const verdict =
+          status !== expectStatus
+            ? `exit ${status}, expected ${expectStatus}`
+            : budget === undefined
+              ? ''
+              : beyond <= budget
+                ? 'PASS'
+                : 'OVER';
+        rows.push([
+          name,
+          median(floors).toFixed(1),
+          beyond.toFixed(1),
+          median(extraCpu).toFixed(0),
+          budget === undefined ? '-' : `<= ${budget}`,
+          verdict,
+        ]);
       }
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   console.log('');
-  console.log(`Cold CLI runs (node dist/cli.js apply --dry-run --json, ${RUNS} fresh processes each, median; floor = node -e 0 run just before)`);
-  console.log(`cpu: user+system time of the process beyond the floor's (10 ms resolution); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`);
+  console.log(
+    `Cold CLI runs (node dist/cli.js apply --dry-run --json, ${RUNS} fresh processes each, median; floor = node -e 0 run just before)`,
+  );
+  console.log(
+    `cpu: user+system time of the process beyond the floor's (10 ms resolution); load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`,
+  );
   const header = ['input', 'node -e 0 ms', 'beyond floor ms', 'cpu beyond ms', 'budget ms', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  for (const row of [header, ...rows]) {console.log('  ' + row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd());}
+  for (const row of [header, ...rows]) {
+    console.log(
+      '  ' +
+        row
+          .map((c, i) => c.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+    );
+  }
 }
 
 main();

@@ -20,7 +20,15 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureInstalled, freePort, killGroup, repoRoot, startServer, TEST_DISABLED_EXTENSIONS, workbenchUrl } from '../scripts/vscodeServer.mjs';
+import {
+  ensureInstalled,
+  freePort,
+  killGroup,
+  repoRoot,
+  startServer,
+  TEST_DISABLED_EXTENSIONS,
+  workbenchUrl,
+} from '../scripts/vscodeServer.mjs';
 import { browserPid, launchBrowser, openWorkbench, waitForWorkbench } from '../scripts/workbench.mjs';
 import { runCommand, runWhenAvailable } from '../test/e2e/workbench.mjs';
 
@@ -41,7 +49,10 @@ const verdict = (ok) => (ok ? 'PASS' : 'OVER');
 
 /** The production bundles and package.json in `dir`, as an extension folder. */
 function productionExtension(dir) {
-  const result = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', path.join(dir, 'dist')], { cwd: repoRoot, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', path.join(dir, 'dist')], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) {
     throw new Error(`production build failed:\n${result.stdout}${result.stderr}`);
   }
@@ -116,7 +127,10 @@ async function activationTimes(browser, server, extensionDir, workspace, logDir)
       await waitForWorkbench(page);
       await runWhenAvailable(page, 'Resilient Apply: Show Log');
       await runCommand(page, 'Developer: Show Running Extensions');
-      const cell = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: EXTENSION_ID }).first().locator('.activation-time');
+      const cell = page
+        .locator('.runtime-extensions-editor .monaco-list-row', { hasText: EXTENSION_ID })
+        .first()
+        .locator('.activation-time');
       let ms;
       for (let i = 0; i < 20 && ms === undefined; i++) {
         const text = await cell.innerText({ timeout: 3000 }).catch(() => '');
@@ -173,7 +187,9 @@ async function main() {
       disableExtensions: TEST_DISABLED_EXTENSIONS,
     });
     browser = await launchBrowser();
-    console.log(`bench:editor: production build, real workbench (code-server ${path.basename(install.dir)}), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+    console.log(
+      `bench:editor: production build, real workbench (code-server ${path.basename(install.dir)}), ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`,
+    );
     const timings = await hostTimings(browser, server, extensionDir, workspace, tempRoot);
     const activation = await activationTimes(browser, server, extensionDir, workspace, tempRoot);
     const sizes = bundleSizes(extensionDir);
@@ -183,14 +199,36 @@ async function main() {
     const near = median(timings.samples.nearMiss);
     const rows = [
       ['floor: clipboard read + one WorkspaceEdit', `${floor.toFixed(1)} ms`, '', ''],
-      ['clipboard command, exact hit -> edit applied', `${exact.toFixed(1)} ms`, `${(exact / floor).toFixed(2)}x floor <= ${BUDGETS.exactRatio}x`, verdict(exact / floor <= BUDGETS.exactRatio)],
-      ['clipboard command, near miss -> Apply here lens', `${near.toFixed(1)} ms`, `${(near / floor).toFixed(2)}x floor <= ${BUDGETS.nearMissRatio}x`, verdict(near / floor <= BUDGETS.nearMissRatio)],
-      ['activation (VS Code\'s figure, median)', `${median(activation)} ms`, `<= ${BUDGETS.activationMs} ms`, verdict(median(activation) <= BUDGETS.activationMs)],
-      ...sizes.map((s) => [`bundle ${s.name} (minified)`, `${s.kib.toFixed(1)} KiB`, `<= ${BUDGETS.bundleKiB} KiB`, verdict(s.kib <= BUDGETS.bundleKiB)]),
+      [
+        'clipboard command, exact hit -> edit applied',
+        `${exact.toFixed(1)} ms`,
+        `${(exact / floor).toFixed(2)}x floor <= ${BUDGETS.exactRatio}x`,
+        verdict(exact / floor <= BUDGETS.exactRatio),
+      ],
+      [
+        'clipboard command, near miss -> Apply here lens',
+        `${near.toFixed(1)} ms`,
+        `${(near / floor).toFixed(2)}x floor <= ${BUDGETS.nearMissRatio}x`,
+        verdict(near / floor <= BUDGETS.nearMissRatio),
+      ],
+      [
+        "activation (VS Code's figure, median)",
+        `${median(activation)} ms`,
+        `<= ${BUDGETS.activationMs} ms`,
+        verdict(median(activation) <= BUDGETS.activationMs),
+      ],
+      ...sizes.map((s) => [
+        `bundle ${s.name} (minified)`,
+        `${s.kib.toFixed(1)} KiB`,
+        `<= ${BUDGETS.bundleKiB} KiB`,
+        verdict(s.kib <= BUDGETS.bundleKiB),
+      ]),
     ];
     const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
     console.log('');
-    console.log(`${timings.lines}-line file, ${timings.blockLines}-line block at line ${timings.startLine}, ${timings.samples.floor.length} interleaved rounds (medians)`);
+    console.log(
+      `${timings.lines}-line file, ${timings.blockLines}-line block at line ${timings.startLine}, ${timings.samples.floor.length} interleaved rounds (medians)`,
+    );
     for (const r of rows) {
       console.log(`  ${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}`.trimEnd());
     }

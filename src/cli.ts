@@ -72,7 +72,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     // A bug or an unforeseen system error: the details go to stderr, and a --json caller still gets
     // its one object (status invalid, exit 3: nothing was written, or the write failed before the rename).
-    const detail = error instanceof Error ? error.stack ?? error.message : String(error);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     writeQuietly(process.stderr, `resilient-apply: internal error: ${detail}\n`);
     if (wantsJson) {
       const summary = error instanceof Error ? error.message : String(error);
@@ -88,7 +88,8 @@ async function apply(args: ApplyArgs): Promise<number> {
     if (block.filePath !== undefined && !namesFile(block.filePath, args.file)) {
       throw new InvalidInput(
         `Block ${block.index} (line ${block.sourceLine}) is for ${block.filePath}, not ${args.file}; ` +
-        'apply the blocks of each file with a separate command');
+          'apply the blocks of each file with a separate command',
+      );
     }
   }
 
@@ -98,9 +99,15 @@ async function apply(args: ApplyArgs): Promise<number> {
   }
 
   const options: ApplyOptions = { fileName: args.file, languageId: languageIdFor(args.file) };
-  if (args.fuzzyApply !== undefined) {options.fuzzyApply = args.fuzzyApply;}
-  if (args.lineHint !== undefined) {options.lineHint = args.lineHint;}
-  if (args.maxCandidates !== undefined) {options.maxCandidates = args.maxCandidates;}
+  if (args.fuzzyApply !== undefined) {
+    options.fuzzyApply = args.fuzzyApply;
+  }
+  if (args.lineHint !== undefined) {
+    options.lineHint = args.lineHint;
+  }
+  if (args.maxCandidates !== undefined) {
+    options.maxCandidates = args.maxCandidates;
+  }
 
   const original = file?.text ?? '';
   const result = applyEdits(original, blocks, options);
@@ -133,7 +140,9 @@ async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {
   const { text } = decodeText(bytes, `the blocks from ${source}`);
   const blocks = editBlocks(parseEdits(text));
   if (blocks.length === 0) {
-    throw new InvalidInput(`no SEARCH/REPLACE blocks found in ${source} (expected "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE" lines, or a unified diff or apply_patch patch)`);
+    throw new InvalidInput(
+      `no SEARCH/REPLACE blocks found in ${source} (expected "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE" lines, or a unified diff or apply_patch patch)`,
+    );
   }
   return blocks;
 }
@@ -168,20 +177,30 @@ function toJson(args: ApplyArgs, result: ApplyResult): JsonReport {
 
 function toJsonBlock(outcome: BlockOutcome): JsonBlock {
   const block: JsonBlock = { index: outcome.index, status: outcome.status };
-  if (outcome.tier !== undefined) {block.tier = outcome.tier;}
+  if (outcome.tier !== undefined) {
+    block.tier = outcome.tier;
+  }
   if (outcome.range) {
     block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
   }
-  if (outcome.score !== undefined) {block.score = outcome.score;}
+  if (outcome.score !== undefined) {
+    block.score = outcome.score;
+  }
   if (!outcome.range) {
     block.candidates = outcome.candidates.map((c) => {
       const candidate: JsonCandidate = { startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text };
-      if (c.note !== undefined) {candidate.note = c.note;}
+      if (c.note !== undefined) {
+        candidate.note = c.note;
+      }
       return candidate;
     });
   }
-  if (outcome.notes.length > 0) {block.notes = outcome.notes;}
-  if (outcome.truncated) {block.truncated = true;}
+  if (outcome.notes.length > 0) {
+    block.notes = outcome.notes;
+  }
+  if (outcome.truncated) {
+    block.truncated = true;
+  }
   return block;
 }
 
@@ -245,7 +264,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    writeQuietly(process.stderr, `resilient-apply: internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    writeQuietly(
+      process.stderr,
+      `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 3;
   },
 );

@@ -322,7 +322,9 @@ async function integrationSuite({ web = false } = {}) {
         // The web worker has no environment to read the expectation from: the runner checks it here.
         if (path.resolve(under[1]) !== path.resolve(process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH ?? '')) {
           totals.failed += 1;
-          failures.push(`the ${name} suite exercised the extension at ${under[1]}, not ${process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH}`);
+          failures.push(
+            `the ${name} suite exercised the extension at ${under[1]}, not ${process.env.RESILIENT_APPLY_EXPECTED_EXTENSION_PATH}`,
+          );
         }
         extensionSeen = true;
       }
@@ -386,7 +388,11 @@ async function serverFor(mod) {
     const dataDir = path.join(tempRoot, 'vscode-stub-model');
     installStubModel(
       install,
-      { userDataDir: path.join(dataDir, 'user-data'), serverDataDir: path.join(dataDir, 'server-data'), extensionsDir: path.join(dataDir, 'extensions') },
+      {
+        userDataDir: path.join(dataDir, 'user-data'),
+        serverDataDir: path.join(dataDir, 'server-data'),
+        extensionsDir: path.join(dataDir, 'extensions'),
+      },
       path.join(tempRoot, 'stub-model'),
     );
     stubModelServer = await startServer({
@@ -413,7 +419,9 @@ async function e2eSuite() {
   fs.rmSync(shotsDir, { recursive: true, force: true });
   fs.mkdirSync(shotsDir, { recursive: true });
   say('');
-  say(`UI tests (web workbench, ${files.length} file${files.length === 1 ? '' : 's'}; screenshots in ${path.relative(repoRoot, shotsDir)}/)`);
+  say(
+    `UI tests (web workbench, ${files.length} file${files.length === 1 ? '' : 's'}; screenshots in ${path.relative(repoRoot, shotsDir)}/)`,
+  );
   if (files.length === 0) {
     totals.failed += 1;
     failures.push(`no test/e2e/*.e2e.mjs files${filter ? ` matching ${filter}` : ''}`);
@@ -459,8 +467,13 @@ async function e2eSuite() {
       failures.push(`UI test ${file}: ${err.message.split('\n')[0]}`);
       say(`  ✘ ${title}`);
       // The whole message (assertion diffs are in it), then where it was thrown.
-      const message = String(err.message ?? err).split('\n').slice(0, 60);
-      const frames = String(err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l)).slice(0, 4);
+      const message = String(err.message ?? err)
+        .split('\n')
+        .slice(0, 60);
+      const frames = String(err.stack ?? '')
+        .split('\n')
+        .filter((l) => /^\s+at /.test(l))
+        .slice(0, 4);
       say(`      ${[`${err.name ?? 'Error'}: ${message[0]}`, ...message.slice(1), ...frames.map((f) => f.trim())].join('\n      ')}`);
       if (page) {
         await withTimeout(screenshot('FAILED'), 15_000, 'failure screenshot')
@@ -492,7 +505,9 @@ async function main() {
   }
   const installStarted = Date.now();
   install = await withTimeout(ensureInstalled(), INSTALL_TIMEOUT_MS, 'installing VS Code');
-  say(`VS Code server: ${install.reused ? 'cached' : 'installed'} at ${install.dir} (${Math.round((Date.now() - installStarted) / 1000)}s)`);
+  say(
+    `VS Code server: ${install.reused ? 'cached' : 'installed'} at ${install.dir} (${Math.round((Date.now() - installStarted) / 1000)}s)`,
+  );
 
   // From here on everything is bounded by one hard timeout, so a hung workbench fails CI in bounded time.
   const hardTimer = setTimeout(() => {

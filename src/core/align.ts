@@ -37,18 +37,34 @@ function alignIds(a: Int32Array, b: Int32Array): Array<[number, number]> {
     tail.push([ea, eb]);
   }
   tail.reverse();
-  if (ea === lo || eb === lo) {return head.concat(tail);}
+  if (ea === lo || eb === lo) {
+    return head.concat(tail);
+  }
   // Lines found on one side only cannot be in the LCS: run the table on the rest (a rewritten stretch
   // with a few shared lines such as "}" stays small).
   const inA = new Set<number>();
-  for (let i = lo; i < ea; i++) {inA.add(a[i]);}
+  for (let i = lo; i < ea; i++) {
+    inA.add(a[i]);
+  }
   const inB = new Set<number>();
-  for (let j = lo; j < eb; j++) {inB.add(b[j]);}
+  for (let j = lo; j < eb; j++) {
+    inB.add(b[j]);
+  }
   const ka: number[] = [];
-  for (let i = lo; i < ea; i++) {if (inB.has(a[i])) {ka.push(i);}}
+  for (let i = lo; i < ea; i++) {
+    if (inB.has(a[i])) {
+      ka.push(i);
+    }
+  }
   const kb: number[] = [];
-  for (let j = lo; j < eb; j++) {if (inA.has(b[j])) {kb.push(j);}}
-  if (ka.length === 0 || ka.length * kb.length > MAX_CELLS) {return head.concat(tail);}
+  for (let j = lo; j < eb; j++) {
+    if (inA.has(b[j])) {
+      kb.push(j);
+    }
+  }
+  if (ka.length === 0 || ka.length * kb.length > MAX_CELLS) {
+    return head.concat(tail);
+  }
   const middle = lcsTable(
     Int32Array.from(ka, (i) => a[i]),
     Int32Array.from(kb, (j) => b[j]),
@@ -66,8 +82,9 @@ function lcsTable(a: Int32Array, b: Int32Array): Array<[number, number]> {
     const row = i * w;
     const next = row + w;
     for (let j = m - 1; j >= 0; j--) {
-      if (ai === b[j]) {table[row + j] = table[next + j + 1] + 1;}
-      else {
+      if (ai === b[j]) {
+        table[row + j] = table[next + j + 1] + 1;
+      } else {
         const down = table[next + j];
         const right = table[row + j + 1];
         table[row + j] = down > right ? down : right;
@@ -92,11 +109,7 @@ function lcsTable(a: Int32Array, b: Int32Array): Array<[number, number]> {
 }
 
 /** Index pairs [i, j] with a[i] ~ b[j], increasing in both, of maximal length. */
-export function alignLines<A, B>(
-  a: ArrayLike<A>,
-  b: ArrayLike<B>,
-  equal: (x: A, y: B) => boolean,
-): Array<[number, number]> {
+export function alignLines<A, B>(a: ArrayLike<A>, b: ArrayLike<B>, equal: (x: A, y: B) => boolean): Array<[number, number]> {
   const head: Array<[number, number]> = [];
   let lo = 0;
   while (lo < a.length && lo < b.length && equal(a[lo], b[lo])) {
@@ -114,7 +127,9 @@ export function alignLines<A, B>(
   tail.reverse();
   const n = ea - lo;
   const m = eb - lo;
-  if (n === 0 || m === 0 || n * m > MAX_CELLS) {return head.concat(tail);}
+  if (n === 0 || m === 0 || n * m > MAX_CELLS) {
+    return head.concat(tail);
+  }
 
   // table[i][j] = LCS length of a[lo+i..ea) and b[lo+j..eb), stored row-major in one array.
   const w = m + 1;

@@ -20,7 +20,9 @@ export interface ParsedEdits {
 export function detectEditFormat(text: string): EditFormat | undefined {
   const blocks = firstBlockOffset(text);
   const patch = findPatch(text);
-  if (patch && (blocks === undefined || patch.offset < blocks)) {return patch.format;}
+  if (patch && (blocks === undefined || patch.offset < blocks)) {
+    return patch.format;
+  }
   return blocks === undefined ? undefined : 'search-replace';
 }
 
@@ -40,8 +42,12 @@ export function formatName(format: EditFormat): string {
  */
 export function parseEdits(text: string): ParsedEdits {
   const format = detectEditFormat(text);
-  if (format === undefined) {return { format: 'search-replace', blocks: [] };}
-  if (format === 'search-replace') {return { format, blocks: parseBlocks(text) };}
+  if (format === undefined) {
+    return { format: 'search-replace', blocks: [] };
+  }
+  if (format === 'search-replace') {
+    return { format, blocks: parseBlocks(text) };
+  }
   const patch = parsePatch(text);
   const files = patch?.files ?? [];
   return { format, blocks: files.flatMap((f) => f.blocks).sort((a, b) => a.index - b.index), files };
@@ -53,7 +59,8 @@ export function parseEdits(text: string): ParsedEdits {
  */
 export function editBlocks(edits: ParsedEdits): SearchReplaceBlock[] {
   for (const file of edits.files ?? []) {
-    const what = file.kind === 'delete' ? `deletes ${file.path}` : file.moveTo !== undefined ? `moves ${file.path} to ${file.moveTo}` : undefined;
+    const what =
+      file.kind === 'delete' ? `deletes ${file.path}` : file.moveTo !== undefined ? `moves ${file.path} to ${file.moveTo}` : undefined;
     if (what !== undefined) {
       const next = file.blocks[0]?.index ?? 1;
       throw new BlockParseError({

@@ -129,7 +129,9 @@ class Batch {
   /** Tiers 1-9, through the line index when the batch is large. */
   findFirst(spec: SearchSpec): { tier: Tier; occurrences: Occurrence[]; matcher?: Matcher } {
     const quick = this.lines instanceof LineArray ? this.lines.findInvisibleTiers(spec) : undefined;
-    if (quick) {return quick;}
+    if (quick) {
+      return quick;
+    }
     const matcher = new Matcher(this.matchDoc, spec);
     const found = matcher.findFirst();
     return found ? { ...found, matcher } : { tier: 'fuzzy', occurrences: [], matcher };
@@ -138,7 +140,9 @@ class Batch {
   /** Lines of the original as a reader counts them (a final line break starts no line). */
   get visibleLineCount(): number {
     const text = this.original.text;
-    if (text === '' || text === '\uFEFF') {return 0;}
+    if (text === '' || text === '\uFEFF') {
+      return 0;
+    }
     return this.original.count - (text.endsWith('\n') ? 1 : 0);
   }
 
@@ -186,7 +190,9 @@ class Batch {
       start: this.original.start(orig.start),
       end: this.original.contentEnd(orig.end - 1),
     };
-    if (note) {c.note = note;}
+    if (note) {
+      c.note = note;
+    }
     return c;
   }
 
@@ -229,13 +235,11 @@ class Batch {
       to = doc.contentEnd(p.end - 1);
       insert = joinPlacement(doc, p, this.fileEol());
     }
-    const newLen = p.fill
-      ? p.lines.length + (p.lines.length > 0 ? 1 : 0)
-      : p.remove
-        ? 0
-        : p.lines.length;
+    const newLen = p.fill ? p.lines.length + (p.lines.length > 0 ? 1 : 0) : p.remove ? 0 : p.lines.length;
     this.textLedger.place(from, to, insert);
-    if (this.lines instanceof DocLines && this.large) {this.lines = new LineArray(this.lines.text);}
+    if (this.lines instanceof DocLines && this.large) {
+      this.lines = new LineArray(this.lines.text);
+    }
     if (this.lines instanceof LineArray) {
       this.lines.replace(from, to, insert);
     } else {
@@ -250,7 +254,9 @@ class Batch {
     const out: TextEdit[] = [];
     for (const e of this.textLedger.all) {
       const edit = trimCommonLines(this.original.text, e.start, e.end, e.newText);
-      if (edit) {out.push(edit);}
+      if (edit) {
+        out.push(edit);
+      }
     }
     return out;
   }
@@ -263,7 +269,9 @@ function joinPlacement(doc: LineView, p: Placement, fileEol: '\n' | '\r\n'): str
   for (let i = 0; i < p.lines.length; i++) {
     const line = p.lines[i];
     out += line.text;
-    if (i === p.lines.length - 1) {break;}
+    if (i === p.lines.length - 1) {
+      break;
+    }
     // A line written back unchanged keeps its own line break (mixed-EOL files stay as they were),
     // except the region's last line, whose break lies outside the replaced range.
     const f = line.fileLine;
@@ -280,19 +288,25 @@ function segments(text: string): string[] {
     out.push(text.slice(from, nl + 1));
     from = nl + 1;
   }
-  if (from < text.length) {out.push(text.slice(from));}
+  if (from < text.length) {
+    out.push(text.slice(from));
+  }
   return out;
 }
 
 /** Drop whole lines the old and new text share at the start and end; undefined when nothing changes. */
 function trimCommonLines(original: string, start: number, end: number, newText: string): TextEdit | undefined {
   const oldText = original.slice(start, end);
-  if (oldText === newText) {return undefined;}
+  if (oldText === newText) {
+    return undefined;
+  }
   const a = segments(oldText);
   const b = segments(newText);
   let i = 0;
   let head = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) {head += a[i++].length;}
+  while (i < a.length && i < b.length && a[i] === b[i]) {
+    head += a[i++].length;
+  }
   let j = 0;
   let tail = 0;
   while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) {
@@ -320,7 +334,9 @@ function replaceLinesOf(block: SearchReplaceBlock): string[] {
 function placeOccurrence(batch: Batch, block: SearchReplaceBlock, occ: Occurrence): Placement {
   const doc = batch.working;
   const fileLines: string[] = [];
-  for (let i = occ.start; i < occ.end; i++) {fileLines.push(doc.line(i));}
+  for (let i = occ.start; i < occ.end; i++) {
+    fileLines.push(doc.line(i));
+  }
   return placeRegion(batch, block, occ.start, occ.end, {
     fileLines,
     searchLines: occ.searchLines,
@@ -334,7 +350,9 @@ function placeOccurrence(batch: Batch, block: SearchReplaceBlock, occ: Occurrenc
 function regionLines(batch: Batch, s: number, e: number): string[] {
   const doc = batch.working;
   const fileLines: string[] = [];
-  for (let i = s; i < e; i++) {fileLines.push(doc.line(i));}
+  for (let i = s; i < e; i++) {
+    fileLines.push(doc.line(i));
+  }
   return fileLines;
 }
 
@@ -343,10 +361,17 @@ function regionLines(batch: Batch, s: number, e: number): string[] {
  * no one relation (see indent.ts). Undefined when one relation fits.
  */
 function looseIndentConflict(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, s: number, e: number): string | undefined {
-  if (isEmptySearch(block.search)) {return undefined;}
+  if (isEmptySearch(block.search)) {
+    return undefined;
+  }
   const rel = relateRegion(spec.lines, regionLines(batch, s, e));
-  if (rel.indent) {return undefined;}
-  return indentDisagreement(batch, rel.disagree.map((f) => s + f));
+  if (rel.indent) {
+    return undefined;
+  }
+  return indentDisagreement(
+    batch,
+    rel.disagree.map((f) => s + f),
+  );
 }
 
 function indentDisagreement(batch: Batch, lines: readonly number[]): string {
@@ -381,7 +406,9 @@ function placeRegion(
   e: number,
   rel: Omit<Parameters<typeof buildReplacement>[0], 'replaceLines' | 'keepTrailingWhitespace' | 'preserveQuoteStyle'>,
 ): Placement {
-  if (block.replace === '') {return { start: s, end: e, lines: [], remove: true };}
+  if (block.replace === '') {
+    return { start: s, end: e, lines: [], remove: true };
+  }
   const lines = buildReplacement({
     ...rel,
     replaceLines: replaceLinesOf(block),
@@ -402,7 +429,10 @@ function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: Search
   for (const miss of misses.slice(0, batch.settings.maxCandidates)) {
     const detail = miss.lines
       .slice(0, 3)
-      .map((l) => `line ${batch.range(l.line, l.line + 1).startLine} has ${describeLead(l.file)} in the file, ${describeLead(l.search)} in SEARCH`)
+      .map(
+        (l) =>
+          `line ${batch.range(l.line, l.line + 1).startLine} has ${describeLead(l.file)} in the file, ${describeLead(l.search)} in SEARCH`,
+      )
       .join('; ');
     const c = batch.candidate(miss.start, miss.end, 0, `indentation disagrees: ${detail}`);
     c.score = similarity(searchText, c.text);
@@ -418,7 +448,9 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   const settings = batch.settings;
   const outcome = outcomeOf(block.index);
   const choice = settings.choices[block.index];
-  if (choice) {return evaluateChoice(batch, block, choice);}
+  if (choice) {
+    return evaluateChoice(batch, block, choice);
+  }
   const badHint = hintProblem(batch, block);
   if (badHint) {
     outcome.status = 'invalid';
@@ -446,7 +478,9 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
 
   const spec = prepareSearch(block.search);
   const found = batch.findFirst(spec);
-  if (found.occurrences.length > 0) {return decideOccurrences(batch, block, found.tier, found.occurrences);}
+  if (found.occurrences.length > 0) {
+    return decideOccurrences(batch, block, found.tier, found.occurrences);
+  }
   return evaluateMiss(batch, block, spec, found.matcher ?? new Matcher(batch.matchDoc, spec));
 }
 
@@ -454,7 +488,9 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
 function hintProblem(batch: Batch, block: SearchReplaceBlock): string | undefined {
   const own = block.startLine !== undefined;
   const hint = own ? block.startLine : batch.settings.lineHint;
-  if (hint === undefined) {return undefined;}
+  if (hint === undefined) {
+    return undefined;
+  }
   const what = own ? `the line hint (:start_line:) of block ${block.index}` : 'the lineHint option';
   if (typeof hint !== 'number' || !Number.isSafeInteger(hint) || hint < 1) {
     return `${what} is ${typeof hint === 'number' ? String(hint) : JSON.stringify(hint)}, which is not a line number (a whole number from 1)`;
@@ -537,14 +573,18 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     if (inOriginal) {
       for (const o of inOriginal.occurrences) {
         const edits = batch.ledger.overlapping(o.start, o.end);
-        if (edits.length === 0) {continue;}
+        if (edits.length === 0) {
+          continue;
+        }
         const a = Math.min(o.start, ...edits.map((x) => x.origStart));
         const b = Math.max(o.end, ...edits.map((x) => x.origEnd));
         const w = batch.ledger.toWorking(a, b);
         const blocks = [...new Set(edits.flatMap((x) => x.blocks))].sort((x, y) => x - y);
         const who = blocks.length === 1 ? `block ${blocks[0]}` : `blocks ${blocks.join(', ')}`;
         const note = `block ${block.index} quotes lines that ${who} replaced`;
-        if (!outcome.notes.includes(note)) {outcome.notes.push(note);}
+        if (!outcome.notes.includes(note)) {
+          outcome.notes.push(note);
+        }
         const text = w.end > w.start ? doc.joined(w.start, w.end) : '';
         const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
         if (cand) {
@@ -552,7 +592,9 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
           outcome.candidates.push(cand);
         }
       }
-      if (outcome.notes.length > 0) {return { outcome };}
+      if (outcome.notes.length > 0) {
+        return { outcome };
+      }
     }
   }
 
@@ -566,7 +608,9 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     return { outcome };
   }
 
-  if (matcher.indentMisses.size > 0) {return indentMissOutcome(batch, block, spec, [...matcher.indentMisses.values()]);}
+  if (matcher.indentMisses.size > 0) {
+    return indentMissOutcome(batch, block, spec, [...matcher.indentMisses.values()]);
+  }
 
   // SEARCH found only inside lines: not a match, but the whole lines are the obvious candidates.
   const partial = matcher.findPartial();
@@ -634,8 +678,9 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
       `lines ${where.map((r) => `${r.startLine}-${r.endLine}`).join(' and ')} hold the same text: the closest match is not unique; add lines around SEARCH or a line hint`,
     );
   }
-  if (indentConflict) {outcome.notes.push(`best fuzzy candidate not applied: ${indentConflict}`);}
-  else if (best && settings.fuzzyApply !== undefined) {
+  if (indentConflict) {
+    outcome.notes.push(`best fuzzy candidate not applied: ${indentConflict}`);
+  } else if (best && settings.fuzzyApply !== undefined) {
     outcome.notes.push(
       best.score < settings.fuzzyApply
         ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`
@@ -655,32 +700,52 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
  * deletes lines of SEARCH (its non-blank lines are a subsequence of SEARCH's): then its presence proves nothing.
  */
 function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | undefined {
-  if (block.replace.trim() === '' || block.replace === block.search) {return undefined;}
+  if (block.replace.trim() === '' || block.replace === block.search) {
+    return undefined;
+  }
   const key = (l: string) => l.replace(/\s+/g, ' ').trim();
-  const searchLines = splitBlockLines(block.search).map(key).filter((l) => l !== '');
-  const replaceLines = splitBlockLines(block.replace).map(key).filter((l) => l !== '');
+  const searchLines = splitBlockLines(block.search)
+    .map(key)
+    .filter((l) => l !== '');
+  const replaceLines = splitBlockLines(block.replace)
+    .map(key)
+    .filter((l) => l !== '');
   // REPLACE a subsequence of SEARCH: the edit only deletes lines, and what remains says nothing.
   let k = 0;
-  for (const line of searchLines) {if (k < replaceLines.length && line === replaceLines[k]) {k++;}}
-  if (k === replaceLines.length) {return undefined;}
+  for (const line of searchLines) {
+    if (k < replaceLines.length && line === replaceLines[k]) {
+      k++;
+    }
+  }
+  if (k === replaceLines.length) {
+    return undefined;
+  }
   const found = batch.findFirst(prepareSearch(block.replace));
   let occs = found.occurrences;
   if (occs.length > 1) {
     const hint = block.startLine ?? batch.settings.lineHint;
-    if (hint === undefined) {return undefined;}
+    if (hint === undefined) {
+      return undefined;
+    }
     const near = occs
       .map((o) => ({ o, d: Math.abs(batch.range(o.start, o.end).startLine - hint) }))
       .filter((x) => x.d <= batch.settings.lineHintWindow)
       .sort((a, b) => a.d - b.d);
-    if (near.length === 0 || (near.length > 1 && near[0].d === near[1].d)) {return undefined;}
+    if (near.length === 0 || (near.length > 1 && near[0].d === near[1].d)) {
+      return undefined;
+    }
     occs = [near[0].o];
   }
-  if (occs.length !== 1) {return undefined;}
+  if (occs.length !== 1) {
+    return undefined;
+  }
   return batch.range(occs[0].start, occs[0].end);
 }
 
 function rivalText(batch: Batch, rival: { start: number; end: number; score: number } | undefined): string {
-  if (!rival) {return 'none';}
+  if (!rival) {
+    return 'none';
+  }
   const r = batch.range(rival.start, rival.end);
   return `lines ${r.startLine}-${r.endLine}, score ${rival.score.toFixed(2)}`;
 }
@@ -689,13 +754,7 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
   const outcome = outcomeOf(block.index);
   const count = batch.original.count;
   const { startLine, endLine } = choice;
-  if (
-    !Number.isInteger(startLine) ||
-    !Number.isInteger(endLine) ||
-    startLine < 1 ||
-    endLine < startLine ||
-    endLine > count
-  ) {
+  if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || endLine < startLine || endLine > count) {
     outcome.status = 'invalid';
     outcome.notes.push(
       `the chosen place for block ${block.index}, lines ${startLine}-${endLine}, is not a line range of ${batch.settings.fileName} (lines 1-${count})`,
@@ -727,13 +786,13 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
 
 // ---- the batch ------------------------------------------------------------------------------------
 
-export function applyBlocks(
-  documentText: string,
-  blocks: readonly SearchReplaceBlock[],
-  options: ApplyOptions = {},
-): ApplyResult {
+export function applyBlocks(documentText: string, blocks: readonly SearchReplaceBlock[], options: ApplyOptions = {}): ApplyResult {
   const run = runBatch(documentText, blocks, options, blocks.length >= LARGE_BATCH);
-  for (let step = run.next(); ; step = run.next()) {if (step.done) {return step.value;}}
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) {
+      return step.value;
+    }
+  }
 }
 
 /** How long applyBlocksAsync works before it yields to the event loop. */
@@ -752,7 +811,9 @@ export async function applyBlocksAsync(
   const run = runBatch(documentText, blocks, options, blocks.length >= LARGE_BATCH);
   let sliceStart = Date.now();
   for (let step = run.next(); ; step = run.next()) {
-    if (step.done) {return step.value;}
+    if (step.done) {
+      return step.value;
+    }
     if (Date.now() - sliceStart >= SLICE_MS) {
       await new Promise<void>((resolve) => setTimeout(resolve, 0));
       sliceStart = Date.now();
@@ -778,11 +839,16 @@ export function* runBatch(
   const progressStep = Math.max(1, Math.floor(total / 100));
   let failure: BatchStatus | undefined;
   for (let done = 0; done < total; done++) {
-    if (options.isCancelled?.()) {return cancelledResult(settings.fileName, outcomes, done, total);}
+    if (options.isCancelled?.()) {
+      return cancelledResult(settings.fileName, outcomes, done, total);
+    }
     const block = blocks[done];
     const { outcome, placement } = evaluateBlock(batch, block);
-    if (placement) {batch.apply(placement, block.index);}
-    else {failure ??= outcome.status as BatchStatus;}
+    if (placement) {
+      batch.apply(placement, block.index);
+    } else {
+      failure ??= outcome.status as BatchStatus;
+    }
     outcomes.push(outcome);
     if (options.onProgress && (done === 0 || (done + 1) % progressStep === 0 || done + 1 === total)) {
       options.onProgress(done + 1, total);
@@ -790,7 +856,11 @@ export function* runBatch(
     yield;
   }
   if (failure) {
-    for (const o of outcomes) {if (o.status === 'applied') {o.status = 'pending';}}
+    for (const o of outcomes) {
+      if (o.status === 'applied') {
+        o.status = 'pending';
+      }
+    }
     describeNearMisses(blocks, outcomes);
   }
   const status: BatchStatus = failure ?? 'applied';
@@ -800,7 +870,9 @@ export function* runBatch(
     blocks: outcomes,
     message: formatMessage({ fileName: settings.fileName, status, blocks: outcomes }),
   };
-  if (status === 'applied') {result.content = batch.workingText;}
+  if (status === 'applied') {
+    result.content = batch.workingText;
+  }
   return result;
 }
 
@@ -809,18 +881,28 @@ const DESCRIBED_CANDIDATES = 3;
 
 function describeNearMisses(blocks: readonly SearchReplaceBlock[], outcomes: BlockOutcome[]): void {
   for (const o of outcomes) {
-    if (o.status !== 'not_found' || o.candidates.length === 0) {continue;}
+    if (o.status !== 'not_found' || o.candidates.length === 0) {
+      continue;
+    }
     const block = blocks.find((b) => b.index === o.index);
-    if (!block) {continue;}
+    if (!block) {
+      continue;
+    }
     for (const c of o.candidates.slice(0, DESCRIBED_CANDIDATES)) {
       const differences = describeDifferences(block.search, c);
-      if (differences.length > 0) {c.differences = differences;}
+      if (differences.length > 0) {
+        c.differences = differences;
+      }
     }
   }
 }
 
 function cancelledResult(fileName: string, outcomes: BlockOutcome[], done: number, total: number): ApplyResult {
-  for (const o of outcomes) {if (o.status === 'applied') {o.status = 'pending';}}
+  for (const o of outcomes) {
+    if (o.status === 'applied') {
+      o.status = 'pending';
+    }
+  }
   return {
     status: 'invalid',
     edits: [],

@@ -68,8 +68,12 @@ const LINE_START = 10; // '\n': never part of a line's content, so it marks wher
 
 /** Character-bigram Dice coefficient with multiset intersection: 2|A∩B| / (|A|+|B|). */
 export function dice(a: string, b: string): number {
-  if (a === b) {return 1;}
-  if (a.length < 2 || b.length < 2) {return 0;}
+  if (a === b) {
+    return 1;
+  }
+  if (a.length < 2 || b.length < 2) {
+    return 0;
+  }
   const x = bigramCodes(a);
   const y = bigramCodes(b);
   let i = 0;
@@ -91,9 +95,13 @@ export function dice(a: string, b: string): number {
 
 /** Dice for ordinary strings; for short ones (bigrams too coarse) the Levenshtein ratio 1 - d/maxLen. */
 export function similarity(a: string, b: string): number {
-  if (a === b) {return 1;}
+  if (a === b) {
+    return 1;
+  }
   const longer = Math.max(a.length, b.length);
-  if (longer < SHORT_STRING) {return 1 - distance(a, b) / longer;}
+  if (longer < SHORT_STRING) {
+    return 1 - distance(a, b) / longer;
+  }
   return dice(a, b);
 }
 
@@ -107,15 +115,7 @@ function bigramCodes(s: string): Uint32Array {
 
 /** Whitespace beyond ASCII (NBSP, BOM, the U+2000 spaces, ...); the hot loops test ASCII inline. */
 function isWideSpace(c: number): boolean {
-  return (
-    c === 0xa0 ||
-    c === 0xfeff ||
-    (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0x1680
-  );
+  return c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200b) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x1680;
 }
 
 /**
@@ -132,7 +132,9 @@ function normalizeLine(line: string): string {
   // Most lines have only single ASCII spaces inside: skip the regex for them.
   for (let i = 0; i < t.length; i++) {
     const c = t.charCodeAt(i);
-    if (c === 32 ? t.charCodeAt(i + 1) === 32 : c < 32 || c >= 0xa0) {return t.replace(/\s+/g, ' ');}
+    if (c === 32 ? t.charCodeAt(i + 1) === 32 : c < 32 || c >= 0xa0) {
+      return t.replace(/\s+/g, ' ');
+    }
   }
   return t;
 }
@@ -150,7 +152,9 @@ export function lineKey(line: string): string {
       break;
     }
   }
-  if (plain) {return line;}
+  if (plain) {
+    return line;
+  }
   return line
     .replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '')
     .replace(/[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`]/g, "'")
@@ -167,16 +171,37 @@ function keyHash(line: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < line.length; i++) {
     let c = line.charCodeAt(i);
-    if (c === 32 || (c >= 9 && c <= 13)) {continue;}
+    if (c === 32 || (c >= 9 && c <= 13)) {
+      continue;
+    }
     if (c >= 0x7f) {
-      if (c === 0xa0 || c === 0xfeff || c === 0x2060 || c === 0x3000 || (c >= 0x2000 && c <= 0x200d) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x1680) {continue;}
-      if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) {c = 39;}
-      else if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) {c = 45;}
-      else if (c === 0x2026) {
-        for (let k = 0; k < 3; k++) {h = Math.imul(h ^ 46, 0x01000193);}
+      if (
+        c === 0xa0 ||
+        c === 0xfeff ||
+        c === 0x2060 ||
+        c === 0x3000 ||
+        (c >= 0x2000 && c <= 0x200d) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x1680
+      ) {
         continue;
       }
-    } else if (c === 34 || c === 96) {c = 39;}
+      if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) {
+        c = 39;
+      } else if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) {
+        c = 45;
+      } else if (c === 0x2026) {
+        for (let k = 0; k < 3; k++) {
+          h = Math.imul(h ^ 46, 0x01000193);
+        }
+        continue;
+      }
+    } else if (c === 34 || c === 96) {
+      c = 39;
+    }
     h = Math.imul(h ^ c, 0x01000193);
   }
   return h >>> 0;
@@ -187,27 +212,33 @@ const EVIDENCE_SCAN_CHARS = 4_000_000;
 /** A line occurring more often than this in the document casts no vote (closing braces and the like). */
 const MAX_VOTES_PER_LINE = 64;
 
-export function findFuzzyCandidates(
-  docLines: readonly string[],
-  searchLines: readonly string[],
-  options: FuzzyOptions,
-): FuzzyResult {
+export function findFuzzyCandidates(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   const workCap = options.workCap ?? DEFAULT_FUZZY_WORK_CAP;
-  if (maxCandidates === 0) {return { windows: [], truncated: false };}
+  if (maxCandidates === 0) {
+    return { windows: [], truncated: false };
+  }
 
   const search: string[] = [];
   for (const line of searchLines) {
     const norm = normalizeLine(line);
-    if (norm !== '') {search.push(norm);}
+    if (norm !== '') {
+      search.push(norm);
+    }
   }
-  if (search.length === 0 || docLines.length === 0) {return { windows: [], truncated: false };}
+  if (search.length === 0 || docLines.length === 0) {
+    return { windows: [], truncated: false };
+  }
 
   const budget = new Budget(workCap);
   // Normalising SEARCH and hashing it for the prefilter are linear in its size: count them too.
-  for (const line of search) {budget.used += 2 * line.length;}
+  for (const line of search) {
+    budget.used += 2 * line.length;
+  }
   const pre = prefilter(docLines, search, maxCandidates, budget);
-  if (pre.nonBlank.length === 0) {return { windows: [], truncated: budget.truncated };}
+  if (pre.nonBlank.length === 0) {
+    return { windows: [], truncated: budget.truncated };
+  }
 
   const scorer = new WindowScorer(docLines, pre.nonBlank, search, budget);
   const scored = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end, in non-blank coordinates
@@ -215,7 +246,9 @@ export function findFuzzyCandidates(
   const scoreOf = (a: number, b: number): number => {
     const key = a * (M + 1) + b;
     const known = scored.get(key);
-    if (known) {return known.score;}
+    if (known) {
+      return known.score;
+    }
     const score = scorer.score(a, b);
     scored.set(key, { start: a, end: b, score });
     return score;
@@ -230,7 +263,9 @@ export function findFuzzyCandidates(
       const voted = scorer.realign(seed.start, seed.end);
       if (voted && (voted.start !== best.start || voted.end !== best.end)) {
         const score = scoreOf(voted.start, voted.end);
-        if (score > best.score) {best = { ...voted, score };}
+        if (score > best.score) {
+          best = { ...voted, score };
+        }
       }
       seeds.push(best);
     }
@@ -248,14 +283,18 @@ export function findFuzzyCandidates(
     for (let s = 0; s < refineCount; s++) {
       let { start: a, end: b, score: best } = seeds[s];
       // Edge moves shift a score by little; a region far below minScore will not make it.
-      if (best + refineReach(n) < options.minScore) {continue;}
+      if (best + refineReach(n) < options.minScore) {
+        continue;
+      }
       // First improvement wins; a few steps fix a dropped or added first or last line.
       for (let step = 0; step < MAX_REFINE_STEPS; step++) {
         let moved = false;
         for (const [da, db] of EDGE_MOVES) {
           const na = a + da;
           const nb = b + db;
-          if (na < 0 || nb > M || nb - na < minSize || nb - na > maxSize) {continue;}
+          if (na < 0 || nb > M || nb - na < minSize || nb - na > maxSize) {
+            continue;
+          }
           const sc = scoreOf(na, nb);
           if (sc > best + 1e-9) {
             best = sc;
@@ -265,11 +304,15 @@ export function findFuzzyCandidates(
             break;
           }
         }
-        if (!moved) {break;}
+        if (!moved) {
+          break;
+        }
       }
     }
   } catch (e) {
-    if (e !== WORK_CAP_REACHED) {throw e;}
+    if (e !== WORK_CAP_REACHED) {
+      throw e;
+    }
   }
 
   // The leading windows settle on their exact evidence (see WindowScorer.settle) and stand in for it.
@@ -284,13 +327,17 @@ export function findFuzzyCandidates(
     all = [...settled, ...all.slice(SETTLED_WINDOWS)]
       .filter((w) => {
         const key = w.start * (M + 1) + w.end;
-        if (keys.has(key)) {return false;}
+        if (keys.has(key)) {
+          return false;
+        }
         keys.add(key);
         return true;
       })
       .sort(byScoreThenStart);
   } catch (e) {
-    if (e !== WORK_CAP_REACHED) {throw e;}
+    if (e !== WORK_CAP_REACHED) {
+      throw e;
+    }
   }
   // Best first; after taking a window drop every window overlapping it.
   const taken: FuzzyWindow[] = [];
@@ -300,13 +347,21 @@ export function findFuzzyCandidates(
     // same: they are listed right after it, so a twin is never hidden behind its neighbour.
     taken.push(top);
     for (const twin of findTwins(docLines, pre.nonBlank, top, budget)) {
-      if (taken.length >= maxCandidates) {break;}
-      if (!taken.some((t) => twin.start < t.end && t.start < twin.end)) {taken.push(twin);}
+      if (taken.length >= maxCandidates) {
+        break;
+      }
+      if (!taken.some((t) => twin.start < t.end && t.start < twin.end)) {
+        taken.push(twin);
+      }
     }
   }
   for (const w of all) {
-    if (taken.length >= maxCandidates || w.score < options.minScore) {break;}
-    if (taken.some((t) => overlapOf(w, t) > 0)) {continue;}
+    if (taken.length >= maxCandidates || w.score < options.minScore) {
+      break;
+    }
+    if (taken.some((t) => overlapOf(w, t) > 0)) {
+      continue;
+    }
     taken.push(w);
   }
   taken.sort(byScoreThenStart);
@@ -316,7 +371,9 @@ export function findFuzzyCandidates(
   if (top) {
     const half = (top.end - top.start) / 2;
     for (const w of [...taken, ...all]) {
-      if (w !== top && overlapOf(w, top) <= half && (!rival || w.score > rival.score)) {rival = w;}
+      if (w !== top && overlapOf(w, top) <= half && (!rival || w.score > rival.score)) {
+        rival = w;
+      }
     }
   }
   const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
@@ -325,7 +382,9 @@ export function findFuzzyCandidates(
     score: w.score,
   });
   const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
-  if (rival) {result.rival = toDoc(rival);}
+  if (rival) {
+    result.rival = toDoc(rival);
+  }
   return result;
 }
 
@@ -344,37 +403,57 @@ function evidenceSeeds(
 ): Array<{ start: number; end: number }> {
   const n = search.length;
   const M = nonBlank.length;
-  if (n < 2) {return [];}
+  if (n < 2) {
+    return [];
+  }
   let chars = 0;
-  for (let j = 0; j < M && chars <= EVIDENCE_SCAN_CHARS; j++) {chars += docLines[nonBlank[j]].length;}
-  if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {return [];}
+  for (let j = 0; j < M && chars <= EVIDENCE_SCAN_CHARS; j++) {
+    chars += docLines[nonBlank[j]].length;
+  }
+  if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
+    return [];
+  }
   // One hashing pass over the characters (keys are built only for lines whose hash is SEARCH's).
   budget.spend(chars);
   const index = new Map<string, number[]>();
   search.forEach((line, i) => {
     const key = lineKey(line);
     const list = index.get(key);
-    if (list) {list.push(i);}
-    else {index.set(key, [i]);}
+    if (list) {
+      list.push(i);
+    } else {
+      index.set(key, [i]);
+    }
   });
   // A hash of each line's key, computed without building strings, filters the lines worth keying.
   const hashes = new Set<number>();
-  for (const key of index.keys()) {hashes.add(keyHash(key));}
+  for (const key of index.keys()) {
+    hashes.add(keyHash(key));
+  }
   const hits = new Map<string, number[]>();
   for (let j = 0; j < M; j++) {
     const line = docLines[nonBlank[j]];
-    if (!hashes.has(keyHash(line))) {continue;}
+    if (!hashes.has(keyHash(line))) {
+      continue;
+    }
     const key = lineKey(normalizeLine(line));
-    if (!index.has(key)) {continue;}
+    if (!index.has(key)) {
+      continue;
+    }
     const list = hits.get(key);
-    if (list) {list.push(j);}
-    else {hits.set(key, [j]);}
+    if (list) {
+      list.push(j);
+    } else {
+      hits.set(key, [j]);
+    }
   }
   // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
   const matches: Array<[number, number]> = [];
   const votes = new Map<number, number>();
   for (const [key, docs] of hits) {
-    if (docs.length > MAX_VOTES_PER_LINE) {continue;}
+    if (docs.length > MAX_VOTES_PER_LINE) {
+      continue;
+    }
     const lines = index.get(key)!;
     for (const j of docs) {
       for (const i of lines) {
@@ -388,17 +467,25 @@ function evidenceSeeds(
   const ranked = [...votes].filter(([, v]) => v >= 1.5).sort((x, y) => y[1] - x[1] || x[0] - y[0]);
   const out: Array<{ start: number; end: number }> = [];
   for (const [diagonal] of ranked) {
-    if (out.length >= 3) {break;}
+    if (out.length >= 3) {
+      break;
+    }
     let lo = Infinity;
     let hi = -Infinity;
     for (const [i, j] of matches) {
-      if (Math.abs(j - i - diagonal) > slack) {continue;}
+      if (Math.abs(j - i - diagonal) > slack) {
+        continue;
+      }
       lo = Math.min(lo, j);
       hi = Math.max(hi, j);
     }
-    if (hi < lo) {continue;}
+    if (hi < lo) {
+      continue;
+    }
     const region = { start: lo, end: hi + 1 };
-    if (!out.some((r) => r.start === region.start && r.end === region.end)) {out.push(region);}
+    if (!out.some((r) => r.start === region.start && r.end === region.end)) {
+      out.push(region);
+    }
   }
   return out;
 }
@@ -411,17 +498,23 @@ function evidenceSeeds(
 function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWindow, budget: Budget): FuzzyWindow[] {
   const len = w.end - w.start;
   const want: string[] = [];
-  for (let j = w.start; j < w.end; j++) {want.push(docLines[nonBlank[j]].trim());}
+  for (let j = w.start; j < w.end; j++) {
+    want.push(docLines[nonBlank[j]].trim());
+  }
   const out: FuzzyWindow[] = [];
   const M = nonBlank.length;
   for (let j = 0; j + len <= M; j++) {
-    if (j === w.start) {continue;}
+    if (j === w.start) {
+      continue;
+    }
     if (++budget.used > budget.cap) {
       budget.truncated = true;
       break;
     }
     let k = 0;
-    while (k < len && docLines[nonBlank[j + k]].trim() === want[k]) {k++;}
+    while (k < len && docLines[nonBlank[j + k]].trim() === want[k]) {
+      k++;
+    }
     budget.used += k;
     if (k === len) {
       out.push({ start: j, end: j + len, score: w.score });
@@ -483,12 +576,7 @@ interface Prefiltered {
   seeds: Array<{ start: number; end: number }>;
 }
 
-function prefilter(
-  docLines: readonly string[],
-  search: readonly string[],
-  maxCandidates: number,
-  budget: Budget,
-): Prefiltered {
+function prefilter(docLines: readonly string[], search: readonly string[], maxCandidates: number, budget: Budget): Prefiltered {
   // The prefilter may use most of the budget; full scoring needs comparatively little.
   const prefilterCap = budget.cap * 0.85;
   const n = search.length;
@@ -502,10 +590,14 @@ function prefilter(
   // both sides, so a large block costs a fraction of the table updates while the estimate stays
   // unbiased. A window keeps at least ~256 sampled bigrams; small blocks keep every one.
   let searchChars = 0;
-  for (const line of search) {searchChars += line.length;}
+  for (const line of search) {
+    searchChars += line.length;
+  }
   const hashedPerWindow = Math.floor(searchChars / stride);
   let sampleBits = 0;
-  while (sampleBits < 6 && hashedPerWindow >> (sampleBits + 1) >= 256) {sampleBits++;}
+  while (sampleBits < 6 && hashedPerWindow >> (sampleBits + 1) >= 256) {
+    sampleBits++;
+  }
   const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
 
   // Which codes SEARCH has (a bit each: small enough to stay in L1). A document code SEARCH lacks
@@ -513,7 +605,9 @@ function prefilter(
   const inSearch = new Int32Array(HASH_SIZE >> 5);
   // Interleaved, so a window update finds both counts of a code in one cache line.
   const counts = countTable;
-  for (const code of countedCodes) {counts[2 * code] = counts[2 * code + 1] = 0;}
+  for (const code of countedCodes) {
+    counts[2 * code] = counts[2 * code + 1] = 0;
+  }
   const searchCodes: number[] = []; // distinct
   countedCodes = searchCodes;
   let searchSize = 0;
@@ -521,10 +615,14 @@ function prefilter(
     let prev = LINE_START;
     for (let i = 0; i < line.length; i++) {
       const c = line.charCodeAt(i);
-      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {continue;}
+      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
+        continue;
+      }
       const h = mixBigram(prev, c);
       prev = c;
-      if ((h & sampleMask) !== 0) {continue;}
+      if ((h & sampleMask) !== 0) {
+        continue;
+      }
       const code = (h >>> 8) & 0xffff;
       if (counts[2 * code + 1]++ === 0) {
         searchCodes.push(code);
@@ -535,11 +633,15 @@ function prefilter(
   }
 
   let totalChars = 0;
-  for (const line of docLines) {totalChars += line.length;}
+  for (const line of docLines) {
+    totalChars += line.length;
+  }
   // Reused across calls (every slot is written before it is read); a file that outgrows it gets
   // a larger buffer of its own, so at most 512 kB stays allocated between calls.
   const initialCodes = Math.min(totalChars >> sampleBits, 1 << 18) + 16;
-  if (codeBuffer.length < initialCodes) {codeBuffer = new Uint16Array(initialCodes);}
+  if (codeBuffer.length < initialCodes) {
+    codeBuffer = new Uint16Array(initialCodes);
+  }
   let codes = codeBuffer;
   // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
   // would otherwise grow two JS arrays a push at a time).
@@ -566,8 +668,11 @@ function prefilter(
     let lead = 0;
     while (lead < length) {
       const c = line.charCodeAt(lead);
-      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {lead++;}
-      else {break;}
+      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
+        lead++;
+      } else {
+        break;
+      }
     }
     if (lead === length) {
       used += length + 8;
@@ -588,7 +693,9 @@ function prefilter(
       for (let i = lead; i < length; i++) {
         const c = line.charCodeAt(i);
         if (c <= 32) {
-          if (c === 32 || (c >= 9 && c <= 13)) {continue;}
+          if (c === 32 || (c >= 9 && c <= 13)) {
+            continue;
+          }
         } else if (c >= 0xa0 && isWideSpace(c)) {
           continue;
         }
@@ -617,7 +724,9 @@ function prefilter(
       const code = codes[p];
       const have = counts[2 * code]++ * stride;
       const want = counts[2 * code + 1];
-      if (have < want) {common += Math.min(stride, want - have);}
+      if (have < want) {
+        common += Math.min(stride, want - have);
+      }
     }
     windowSize += sampled;
     if (e >= n) {
@@ -628,7 +737,9 @@ function prefilter(
         const code = codes[p];
         const have = --counts[2 * code] * stride;
         const want = counts[2 * code + 1];
-        if (have < want) {common -= Math.min(stride, want - have);}
+        if (have < want) {
+          common -= Math.min(stride, want - have);
+        }
       }
       windowSize -= rSampled;
       used += rSampled;
@@ -649,7 +760,9 @@ function prefilter(
   const nonBlank = nonBlankAll.subarray(0, M);
   // A document shorter than SEARCH still gets one window: all of it.
   const size = Math.min(n, M);
-  if (M > 0 && M < n) {best[0] = 1;}
+  if (M > 0 && M < n) {
+    best[0] = 1;
+  }
 
   // One representative per chunk of starts keeps a single strong region from crowding out the rest.
   const chunk = Math.max(1, Math.floor(n / 3));
@@ -658,13 +771,21 @@ function prefilter(
   for (let c = 0; c < M; c += chunk) {
     let arg = -1;
     for (let st = c; st < Math.min(M, c + chunk); st++) {
-      if (best[st] >= 0 && (arg < 0 || best[st] > best[arg])) {arg = st;}
+      if (best[st] >= 0 && (arg < 0 || best[st] > best[arg])) {
+        arg = st;
+      }
     }
-    if (arg < 0) {continue;}
+    if (arg < 0) {
+      continue;
+    }
     const score = best[arg];
-    if (top.length === keep && score <= top[keep - 1].score) {continue;}
+    if (top.length === keep && score <= top[keep - 1].score) {
+      continue;
+    }
     let pos = top.length === keep ? keep - 1 : top.length;
-    if (top.length < keep) {top.push({ start: 0, score: 0 });}
+    if (top.length < keep) {
+      top.push({ start: 0, score: 0 });
+    }
     while (pos > 0 && top[pos - 1].score < score) {
       top[pos] = top[pos - 1];
       pos--;
@@ -681,10 +802,16 @@ function prefilter(
     // Seeds may overlap a little: a region right next to its twin (or near twin) still gets its own.
     // Only seeds clear of all others count towards the regions wanted.
     let overlap = 0;
-    for (const sd of seeds) {overlap = Math.max(overlap, Math.min(end, sd.end) - Math.max(t.start, sd.start));}
-    if (2 * overlap > size) {continue;}
+    for (const sd of seeds) {
+      overlap = Math.max(overlap, Math.min(end, sd.end) - Math.max(t.start, sd.start));
+    }
+    if (2 * overlap > size) {
+      continue;
+    }
     seeds.push({ start: t.start, end });
-    if (overlap <= 0 && ++separate >= wanted) {break;}
+    if (overlap <= 0 && ++separate >= wanted) {
+      break;
+    }
   }
   return { nonBlank, seeds };
 }
@@ -742,8 +869,11 @@ class SimTable {
   }
 
   set(row: number, i: number, v: number): void {
-    if (this.sparse) {this.sparse.set(row * this.n + i, v);}
-    else {this.dense[row * this.n + i] = v;}
+    if (this.sparse) {
+      this.sparse.set(row * this.n + i, v);
+    } else {
+      this.dense[row * this.n + i] = v;
+    }
   }
 }
 
@@ -788,19 +918,25 @@ class WindowScorer {
     this.sims = new SimTable(search.length);
     // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
     let chars = 0;
-    for (const line of search) {chars += line.length + 1;}
+    for (const line of search) {
+      chars += line.length + 1;
+    }
     const ids = new PairIds();
     this.ids = ids;
     this.searchIds = search.map((line) => {
       const out = new Int32Array(Math.max(0, line.length - 1));
-      for (let i = 0; i < out.length; i++) {out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));}
+      for (let i = 0; i < out.length; i++) {
+        out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));
+      }
       return out;
     });
     const startIds = search.map((line) => ids.intern(LINE_START, line.charCodeAt(0)));
     this.bagCount = new Int32Array(this.ids.size);
     let size = 0;
     for (let i = 0; i < search.length; i++) {
-      for (const id of this.searchIds[i]) {this.bagCount[id]++;}
+      for (const id of this.searchIds[i]) {
+        this.bagCount[id]++;
+      }
       this.bagCount[startIds[i]]++;
       size += this.searchIds[i].length + 1;
     }
@@ -810,17 +946,25 @@ class WindowScorer {
     for (const [i, line] of search.entries()) {
       const key = lineKey(line);
       // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
-      if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {continue;}
+      if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {
+        continue;
+      }
       this.keyCount.set(key, (this.keyCount.get(key) ?? 0) + 1);
       const list = this.keyLines.get(key);
-      if (list) {list.push(i);}
-      else {this.keyLines.set(key, [i]);}
+      if (list) {
+        list.push(i);
+      } else {
+        this.keyLines.set(key, [i]);
+      }
       this.evidenceLines++;
     }
     search.forEach((line, i) => {
       const list = this.searchIndex.get(line);
-      if (list) {list.push(i);}
-      else {this.searchIndex.set(line, [i]);}
+      if (list) {
+        list.push(i);
+      } else {
+        this.searchIndex.set(line, [i]);
+      }
     });
     // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
     budget.used += 3 * chars;
@@ -838,8 +982,12 @@ class WindowScorer {
     const votes = new Map<number, number>();
     for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
       const list = this.searchIndex.get(this.norm(j));
-      if (!list) {continue;}
-      for (const i of list) {votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);}
+      if (!list) {
+        continue;
+      }
+      for (const i of list) {
+        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
+      }
     }
     let bestOffset = 0;
     let bestVotes = 0;
@@ -849,7 +997,9 @@ class WindowScorer {
         bestVotes = v;
       }
     }
-    if (bestVotes < 2) {return undefined;}
+    if (bestVotes < 2) {
+      return undefined;
+    }
     const start = Math.max(0, bestOffset);
     const end = Math.min(M, bestOffset + n);
     return end > start ? { start, end } : undefined;
@@ -885,7 +1035,9 @@ class WindowScorer {
       const key = this.key(j);
       const have = this.keyCount.get(key);
       if (have === undefined) {
-        if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {neutral++;}
+        if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {
+          neutral++;
+        }
         continue;
       }
       const u = used.get(key) ?? 0;
@@ -917,52 +1069,78 @@ class WindowScorer {
     for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
       const key = this.key(j);
       const list = this.keyLines.get(key);
-      if (!list) {continue;}
+      if (!list) {
+        continue;
+      }
       // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
       for (const i of list) {
-        if (list.length === 1) {matches.push([i, j]);}
-        if (j >= a && j < b) {offsets.push(j - i);}
+        if (list.length === 1) {
+          matches.push([i, j]);
+        }
+        if (j >= a && j < b) {
+          offsets.push(j - i);
+        }
       }
     }
     this.budget.spend(b - a + 2 * reach + matches.length);
-    if (offsets.length < 2) {return undefined;}
+    if (offsets.length < 2) {
+      return undefined;
+    }
     offsets.sort((x, y) => x - y);
     const diagonal = offsets[offsets.length >> 1];
     let first: [number, number] | undefined;
     let last: [number, number] | undefined;
     for (const m of matches) {
-      if (Math.abs(m[1] - m[0] - diagonal) > slack) {continue;}
-      if (!first || m[1] < first[1]) {first = m;}
-      if (!last || m[1] > last[1]) {last = m;}
+      if (Math.abs(m[1] - m[0] - diagonal) > slack) {
+        continue;
+      }
+      if (!first || m[1] < first[1]) {
+        first = m;
+      }
+      if (!last || m[1] > last[1]) {
+        last = m;
+      }
     }
-    if (!first || !last || first === last) {return undefined;}
+    if (!first || !last || first === last) {
+      return undefined;
+    }
     // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
     // file line SEARCH lacks,
     const pairs = (i: number, j: number) => i >= 0 && i < n && this.sim(i, this.line(j)) >= LINE_CREDIT_FLOOR;
     // or one changed line, when the lines beyond it pair again.
     let start = first[1];
     for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
-      if (pairs(i, start - 1)) {start--;}
-      else if (pairs(i - 1, start - 1)) {
+      if (pairs(i, start - 1)) {
+        start--;
+      } else if (pairs(i - 1, start - 1)) {
         i--;
         start--;
       } else if (start > 1 && pairs(i - 1, start - 2)) {
         i--;
         start -= 2;
-      } else if (start > 1 && pairs(i, start - 2)) {start -= 2;} // a file line SEARCH lacks
-      else {break;}
+      } else if (start > 1 && pairs(i, start - 2)) {
+        start -= 2;
+      } // a file line SEARCH lacks
+      else {
+        break;
+      }
     }
     let end = last[1] + 1;
     for (let i = last[0] + 1; i < n && end < M; i++) {
-      if (pairs(i, end)) {end++;}
-      else if (pairs(i + 1, end)) {
+      if (pairs(i, end)) {
+        end++;
+      } else if (pairs(i + 1, end)) {
         i++;
         end++;
       } else if (end + 1 < M && pairs(i + 1, end + 1)) {
         i++;
         end += 2;
-      } else if (end + 1 < M && pairs(i, end + 1)) {end += 2;} // a file line SEARCH lacks
-      else {break;}
+      } else if (end + 1 < M && pairs(i, end + 1)) {
+        end += 2;
+      } // a file line SEARCH lacks
+      else {
+        break;
+      }
     }
     return { start, end };
   }
@@ -982,7 +1160,9 @@ class WindowScorer {
       const norm = this.norm(j);
       const ids = new Int32Array(Math.max(0, norm.length - 1));
       const table = this.ids;
-      for (let i = 0; i < ids.length; i++) {ids[i] = table.get(norm.charCodeAt(i), norm.charCodeAt(i + 1));}
+      for (let i = 0; i < ids.length; i++) {
+        ids[i] = table.get(norm.charCodeAt(i), norm.charCodeAt(i + 1));
+      }
       const n = this.search.length;
       info = {
         norm,
@@ -1006,16 +1186,26 @@ class WindowScorer {
     if (b <= this.bagFrom || a >= this.bagTo || Math.abs(a - this.bagFrom) + Math.abs(b - this.bagTo) > 8) {
       // Start afresh: clearing the bag costs less than removing its lines one by one, and is
       // counted as that removal would be (windowSize is what the lines' moves added).
-      if (this.windowSize > 0) {this.budget.spend(this.windowSize);}
+      if (this.windowSize > 0) {
+        this.budget.spend(this.windowSize);
+      }
       this.scratchBag.fill(0);
       this.common = 0;
       this.windowSize = 0;
       this.bagFrom = this.bagTo = a;
     }
-    while (this.bagFrom > a) {this.moveLine(--this.bagFrom, 1);}
-    while (this.bagTo < b) {this.moveLine(this.bagTo++, 1);}
-    while (this.bagFrom < a) {this.moveLine(this.bagFrom++, -1);}
-    while (this.bagTo > b) {this.moveLine(--this.bagTo, -1);}
+    while (this.bagFrom > a) {
+      this.moveLine(--this.bagFrom, 1);
+    }
+    while (this.bagTo < b) {
+      this.moveLine(this.bagTo++, 1);
+    }
+    while (this.bagFrom < a) {
+      this.moveLine(this.bagFrom++, -1);
+    }
+    while (this.bagTo > b) {
+      this.moveLine(--this.bagTo, -1);
+    }
     const size = this.bagSize + this.windowSize;
     return (2 * this.common) / size;
   }
@@ -1029,15 +1219,23 @@ class WindowScorer {
     if (sign > 0) {
       for (let p = 0; p < ids.length; p++) {
         const id = ids[p];
-        if (id >= 0 && ++used[id] <= bag[id]) {common++;}
+        if (id >= 0 && ++used[id] <= bag[id]) {
+          common++;
+        }
       }
-      if (startId >= 0 && ++used[startId] <= bag[startId]) {common++;}
+      if (startId >= 0 && ++used[startId] <= bag[startId]) {
+        common++;
+      }
     } else {
       for (let p = 0; p < ids.length; p++) {
         const id = ids[p];
-        if (id >= 0 && used[id]-- <= bag[id]) {common--;}
+        if (id >= 0 && used[id]-- <= bag[id]) {
+          common--;
+        }
       }
-      if (startId >= 0 && used[startId]-- <= bag[startId]) {common--;}
+      if (startId >= 0 && used[startId]-- <= bag[startId]) {
+        common--;
+      }
     }
     this.common = common;
     this.windowSize += sign * (ids.length + 1);
@@ -1053,18 +1251,28 @@ class WindowScorer {
     d1: Int32Array,
     d2: Int32Array | undefined,
   ): number {
-    if (sText === dText) {return 1;}
+    if (sText === dText) {
+      return 1;
+    }
     const longer = Math.max(sText.length, dText.length);
     // Both measures are at most about shorter/longer; below a third no pair can earn credit.
-    if (3 * Math.min(sText.length, dText.length) < longer) {return 0;}
+    if (3 * Math.min(sText.length, dText.length) < longer) {
+      return 0;
+    }
     if (longer < SHORT_STRING) {
       this.budget.spend(longer);
       return 1 - distance(sText, dText) / longer;
     }
     // Multiset intersection via a scratch table: count SEARCH ids, consume them with document ids, reset.
     const counts = this.scratch;
-    for (let p = 0; p < s1.length; p++) {counts[s1[p]]++;}
-    if (s2) {for (let p = 0; p < s2.length; p++) {counts[s2[p]]++;}}
+    for (let p = 0; p < s1.length; p++) {
+      counts[s1[p]]++;
+    }
+    if (s2) {
+      for (let p = 0; p < s2.length; p++) {
+        counts[s2[p]]++;
+      }
+    }
     let common = 0;
     for (let p = 0; p < d1.length; p++) {
       const id = d1[p];
@@ -1082,8 +1290,14 @@ class WindowScorer {
         }
       }
     }
-    for (let p = 0; p < s1.length; p++) {counts[s1[p]] = 0;}
-    if (s2) {for (let p = 0; p < s2.length; p++) {counts[s2[p]] = 0;}}
+    for (let p = 0; p < s1.length; p++) {
+      counts[s1[p]] = 0;
+    }
+    if (s2) {
+      for (let p = 0; p < s2.length; p++) {
+        counts[s2[p]] = 0;
+      }
+    }
     // The joint between fused lines is not counted on either side.
     const total = s1.length + (s2 ? s2.length : 0) + d1.length + (d2 ? d2.length : 0);
     this.budget.spend(total + s1.length + (s2 ? s2.length : 0));
@@ -1101,7 +1315,9 @@ class WindowScorer {
 
   /** SEARCH line i against document lines d1 + d2 (the model fused two lines into one). */
   private simFusedDoc(i: number, d1: DocLine, d2: DocLine): number {
-    if (d1.fusedDocRow < 0) {d1.fusedDocRow = this.sims.newRow();}
+    if (d1.fusedDocRow < 0) {
+      d1.fusedDocRow = this.sims.newRow();
+    }
     let v = this.sims.get(d1.fusedDocRow, i);
     if (v !== v) {
       const dText = `${d1.norm} ${d2.norm}`;
@@ -1113,7 +1329,9 @@ class WindowScorer {
 
   /** SEARCH lines i-1 + i against document line d (the model split one line in two). */
   private simFusedSearch(i: number, d: DocLine): number {
-    if (d.fusedSearchRow < 0) {d.fusedSearchRow = this.sims.newRow();}
+    if (d.fusedSearchRow < 0) {
+      d.fusedSearchRow = this.sims.newRow();
+    }
     let v = this.sims.get(d.fusedSearchRow, i);
     if (v !== v) {
       const sText = `${this.search[i - 1]} ${this.search[i]}`;
@@ -1128,12 +1346,16 @@ class WindowScorer {
     const n = search.length;
     const m = b - a;
     const cols: DocLine[] = [];
-    for (let j = a; j < b; j++) {cols.push(this.line(j));}
+    for (let j = a; j < b; j++) {
+      cols.push(this.line(j));
+    }
     // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
     const band = Math.abs(m - n) + slack;
     const width = 2 * band + 1;
     const cells = (n + 1) * width;
-    if (this.dp.length < cells) {this.dp = new Float64Array(cells);}
+    if (this.dp.length < cells) {
+      this.dp = new Float64Array(cells);
+    }
     const dp = this.dp;
     dp.fill(-1, 0, cells);
     const at = (i: number, j: number): number => {
@@ -1145,22 +1367,24 @@ class WindowScorer {
       const jHi = Math.min(m, i + band);
       for (let j = jLo; j <= jHi; j++) {
         let v = i === 0 && j === 0 ? 0 : -1;
-        if (i > 0) {v = Math.max(v, at(i - 1, j));}
-        if (j > 0) {v = Math.max(v, at(i, j - 1));}
+        if (i > 0) {
+          v = Math.max(v, at(i - 1, j));
+        }
+        if (j > 0) {
+          v = Math.max(v, at(i, j - 1));
+        }
         // A pair can add at most 1 (2 for fused pairs): compute a similarity only when that could win.
         if (i > 0 && j > 0) {
           const prev = at(i - 1, j - 1);
-          if (prev >= 0 && prev + 1 > v) {v = Math.max(v, prev + credit(this.sim(i - 1, cols[j - 1])));}
+          if (prev >= 0 && prev + 1 > v) {
+            v = Math.max(v, prev + credit(this.sim(i - 1, cols[j - 1])));
+          }
         }
         if (i > 0 && j > 1) {
           const prev = at(i - 1, j - 2);
           const d1 = cols[j - 2];
           const d2 = cols[j - 1];
-          if (
-            prev >= 0 &&
-            prev + 2 > v &&
-            plausiblyFused(search[i - 1].length, d1.norm.length, d2.norm.length)
-          ) {
+          if (prev >= 0 && prev + 2 > v && plausiblyFused(search[i - 1].length, d1.norm.length, d2.norm.length)) {
             // Counts as two lines only when joining explains SEARCH better than either part alone;
             // otherwise any short neighbour (a lone brace) could ride along with a long line.
             const fused = this.simFusedDoc(i - 1, d1, d2);
@@ -1172,11 +1396,7 @@ class WindowScorer {
         if (i > 1 && j > 0) {
           const prev = at(i - 2, j - 1);
           const d = cols[j - 1];
-          if (
-            prev >= 0 &&
-            prev + 2 > v &&
-            plausiblyFused(d.norm.length, search[i - 2].length, search[i - 1].length)
-          ) {
+          if (prev >= 0 && prev + 2 > v && plausiblyFused(d.norm.length, search[i - 2].length, search[i - 1].length)) {
             const fused = this.simFusedSearch(i - 1, d);
             if (fused > Math.max(this.sim(i - 2, d), this.sim(i - 1, d)) + FUSE_GAIN) {
               v = Math.max(v, prev + 2 * credit(fused));
@@ -1218,8 +1438,12 @@ class PairIds {
     const mask = this.keys.length - 1;
     for (let slot = Math.imul(key, 0x9e3779b1) >>> this.shift; ; slot = (slot + 1) & mask) {
       const v = this.values[slot];
-      if (v === 0) {return -1;}
-      if (this.keys[slot] === key) {return v - 1;}
+      if (v === 0) {
+        return -1;
+      }
+      if (this.keys[slot] === key) {
+        return v - 1;
+      }
     }
   }
 
@@ -1231,10 +1455,14 @@ class PairIds {
       if (v === 0) {
         this.keys[slot] = key;
         this.values[slot] = ++this.size;
-        if (2 * this.size > this.keys.length) {this.grow();}
+        if (2 * this.size > this.keys.length) {
+          this.grow();
+        }
         return this.size - 1;
       }
-      if (this.keys[slot] === key) {return v - 1;}
+      if (this.keys[slot] === key) {
+        return v - 1;
+      }
     }
   }
 
@@ -1246,9 +1474,13 @@ class PairIds {
     this.shift--;
     const mask = this.keys.length - 1;
     for (let i = 0; i < oldKeys.length; i++) {
-      if (oldValues[i] === 0) {continue;}
+      if (oldValues[i] === 0) {
+        continue;
+      }
       let slot = Math.imul(oldKeys[i], 0x9e3779b1) >>> this.shift;
-      while (this.values[slot] !== 0) {slot = (slot + 1) & mask;}
+      while (this.values[slot] !== 0) {
+        slot = (slot + 1) & mask;
+      }
       this.keys[slot] = oldKeys[i];
       this.values[slot] = oldValues[i];
     }

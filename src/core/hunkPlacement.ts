@@ -24,10 +24,14 @@ interface RegionMatch {
 
 /** The deciding tier's occurrences of `search` in the document from 0-based line `from` on. */
 function findFrom(doc: DocLines, search: string, from: number): RegionMatch | undefined {
-  if (!doc.has(from)) {return undefined;}
+  if (!doc.has(from)) {
+    return undefined;
+  }
   const sub = from === 0 ? doc : new DocLines(doc.text.slice(doc.start(from)));
   const found = new Matcher(sub, prepareSearch(search)).findFirst();
-  if (!found) {return undefined;}
+  if (!found) {
+    return undefined;
+  }
   return {
     tier: found.tier,
     occurrences: found.occurrences.map((o) => ({ ...o, start: o.start + from, end: o.end + from })),
@@ -65,14 +69,27 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
   const pastEnd = given.startLine !== undefined && given.startLine > Math.max(visibleLineCount(doc), 1);
   const block: SearchReplaceBlock = pastEnd ? { ...given, startLine: undefined } : given;
   const plan: HunkPlan = { block, notes: [] };
-  if (pastEnd) {plan.notes.push(`the hunk header's line ${given.startLine} is past the end of ${fileName} (${visibleLineCount(doc)} lines); placed by the hunk's lines alone`);}
+  if (pastEnd) {
+    plan.notes.push(
+      `the hunk header's line ${given.startLine} is past the end of ${fileName} (${visibleLineCount(doc)} lines); placed by the hunk's lines alone`,
+    );
+  }
   if (block.search.trim() === '') {
-    if (!hunk.endOfFile || doc.text.trim() === '') {return plan;}
+    if (!hunk.endOfFile || doc.text.trim() === '') {
+      return plan;
+    }
     // A hunk with no old lines goes after the file's last non-blank line (as Codex does).
     let last = visibleLineCount(doc) - 1;
-    while (last > 0 && doc.line(last).trim() === '') {last--;}
+    while (last > 0 && doc.line(last).trim() === '') {
+      last--;
+    }
     const lastLine = doc.line(last);
-    plan.block = { ...block, search: lastLine, replace: block.replace === '' ? lastLine : `${lastLine}\n${block.replace}`, startLine: last + 1 };
+    plan.block = {
+      ...block,
+      search: lastLine,
+      replace: block.replace === '' ? lastLine : `${lastLine}\n${block.replace}`,
+      startLine: last + 1,
+    };
     plan.notes.push('appended after the last line (the hunk has no context lines)');
     plan.dropEngineNotes = /^(SEARCH occurs|line hint)/;
     return plan;
@@ -85,7 +102,9 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
     for (const anchor of hunk.anchors) {
       const found = findFrom(doc, anchor, from);
       if (!found) {
-        plan.notes.push(`the @@ anchor ${quoteAnchor(anchor)} is not in ${fileName}${from > 0 ? ` after line ${from}` : ''}; the hunk was placed by its own lines`);
+        plan.notes.push(
+          `the @@ anchor ${quoteAnchor(anchor)} is not in ${fileName}${from > 0 ? ` after line ${from}` : ''}; the hunk was placed by its own lines`,
+        );
         break;
       }
       const first = found.occurrences[0];
@@ -106,7 +125,9 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
           status: 'ambiguous',
           tier: region.tier,
           candidates,
-          notes: [`the hunk's lines occur ${candidates.length} times after ${where} (lines ${candidates.map((c) => c.startLine).join(', ')}); add context lines or a closer @@ anchor to pick one`],
+          notes: [
+            `the hunk's lines occur ${candidates.length} times after ${where} (lines ${candidates.map((c) => c.startLine).join(', ')}); add context lines or a closer @@ anchor to pick one`,
+          ],
         };
         return plan;
       } else {
@@ -114,10 +135,15 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
         const global = new Matcher(doc, prepareSearch(spec)).findFirst();
         const others = (global?.occurrences ?? []).filter((o) => o.start !== occ.start).map((o) => o.start + 1);
         const visible = global !== undefined && global.tier === region.tier && others.length === global.occurrences.length - 1;
-        plan.notes.push(`after ${where}${others.length > 0 ? `; the same lines also occur at line${others.length === 1 ? '' : 's'} ${others.join(', ')}` : ''}`);
+        plan.notes.push(
+          `after ${where}${others.length > 0 ? `; the same lines also occur at line${others.length === 1 ? '' : 's'} ${others.join(', ')}` : ''}`,
+        );
         plan.dropEngineNotes = /^(SEARCH occurs|line hint|placed at lines \d+-\d+ as chosen)/;
-        if (visible) {plan.block = { ...block, startLine: occ.start + 1 };}
-        else {plan.choice = { startLine: occ.start + 1, endLine: occ.end, tier: region.tier };}
+        if (visible) {
+          plan.block = { ...block, startLine: occ.start + 1 };
+        } else {
+          plan.choice = { startLine: occ.start + 1, endLine: occ.end, tier: region.tier };
+        }
         return plan;
       }
     }
@@ -132,15 +158,26 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
 }
 
 function candidateOf(doc: DocLines, o: Occurrence): Candidate {
-  return { startLine: o.start + 1, endLine: o.end, score: 1, text: doc.joined(o.start, o.end), start: doc.start(o.start), end: doc.contentEnd(o.end - 1) };
+  return {
+    startLine: o.start + 1,
+    endLine: o.end,
+    score: 1,
+    text: doc.joined(o.start, o.end),
+    start: doc.start(o.start),
+    end: doc.contentEnd(o.end - 1),
+  };
 }
 
 /** Rewrites the engine's notes for a hunk: header line wording, anchor notes, the place it landed. */
 function finishOutcome(outcome: BlockOutcome, block: SearchReplaceBlock, plan: HunkPlan | undefined): BlockOutcome {
   const hunk = block.hunk;
-  if (!hunk) {return outcome;}
+  if (!hunk) {
+    return outcome;
+  }
   let notes = outcome.notes;
-  if (plan?.dropEngineNotes) {notes = notes.filter((n) => !plan.dropEngineNotes!.test(n));}
+  if (plan?.dropEngineNotes) {
+    notes = notes.filter((n) => !plan.dropEngineNotes!.test(n));
+  }
   if (hunk.headerLine !== undefined) {
     const header = hunk.headerLine;
     notes = notes
@@ -178,21 +215,31 @@ export function applyEdits(documentText: string, blocks: readonly SearchReplaceB
     }
     const plan = planHunk(doc, block, fileName);
     plans.set(block.index, plan);
-    if (plan.outcome) {continue;}
-    if (plan.choice) {choices[block.index] = { startLine: plan.choice.startLine, endLine: plan.choice.endLine };}
+    if (plan.outcome) {
+      continue;
+    }
+    if (plan.choice) {
+      choices[block.index] = { startLine: plan.choice.startLine, endLine: plan.choice.endLine };
+    }
     engineBlocks.push(plan.block);
   }
   const result = applyBlocks(documentText, engineBlocks, { ...options, choices });
   const byIndex = new Map(result.blocks.map((o) => [o.index, o]));
   const outcomes: BlockOutcome[] = blocks.map((block) => {
     const plan = plans.get(block.index);
-    if (plan?.outcome) {return plan.outcome;}
+    if (plan?.outcome) {
+      return plan.outcome;
+    }
     return finishOutcome(byIndex.get(block.index)!, block, plan);
   });
   const failure = outcomes.find((o) => o.status !== 'applied' && o.status !== 'pending');
   const status: BatchStatus = failure ? (failure.status as BatchStatus) : 'applied';
   if (status !== 'applied') {
-    for (const o of outcomes) {if (o.status === 'applied') {o.status = 'pending';}}
+    for (const o of outcomes) {
+      if (o.status === 'applied') {
+        o.status = 'pending';
+      }
+    }
   }
   const merged: ApplyResult = {
     status,
@@ -200,6 +247,8 @@ export function applyEdits(documentText: string, blocks: readonly SearchReplaceB
     blocks: outcomes,
     message: formatMessage({ fileName, status, blocks: outcomes }),
   };
-  if (status === 'applied' && result.content !== undefined) {merged.content = result.content;}
+  if (status === 'applied' && result.content !== undefined) {
+    merged.content = result.content;
+  }
   return merged;
 }

@@ -39,14 +39,19 @@ const UNITS = [2, 3, 4, 8];
 export function columns(lead: string, width: number): number {
   let c = 0;
   for (let i = 0; i < lead.length; i++) {
-    if (lead.charCodeAt(i) === 9) {c = (Math.floor(c / width) + 1) * width;}
-    else {c++;}
+    if (lead.charCodeAt(i) === 9) {
+      c = (Math.floor(c / width) + 1) * width;
+    } else {
+      c++;
+    }
   }
   return c;
 }
 
 export function renderColumns(cols: number, width: number, tabs: boolean): string {
-  if (cols <= 0) {return '';}
+  if (cols <= 0) {
+    return '';
+  }
   return tabs ? '\t'.repeat(Math.floor(cols / width)) + ' '.repeat(cols % width) : ' '.repeat(cols);
 }
 
@@ -54,25 +59,39 @@ export function renderColumns(cols: number, width: number, tabs: boolean): strin
 export function leadPairs(pairs: ReadonlyArray<readonly [string, string]>): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [s, d] of pairs) {
-    if (isBlank(s) || isBlank(d)) {continue;}
+    if (isBlank(s) || isBlank(d)) {
+      continue;
+    }
     out.push([leadingWhitespace(s), leadingWhitespace(d)]);
   }
   return out;
 }
 
 function gcd(a: number, b: number): number {
-  while (b) {[a, b] = [b, a % b];}
+  while (b) {
+    [a, b] = [b, a % b];
+  }
   return a;
 }
 
 /** Whether num/den is a ratio of two indent units (or 1). */
 function allowedRatio(num: number, den: number): boolean {
-  if (num <= 0 || den <= 0) {return false;}
+  if (num <= 0 || den <= 0) {
+    return false;
+  }
   const g = gcd(num, den);
   const n = num / g;
   const d = den / g;
-  if (n === d) {return true;}
-  for (const a of UNITS) {for (const b of UNITS) {if (a * d === b * n) {return true;}}}
+  if (n === d) {
+    return true;
+  }
+  for (const a of UNITS) {
+    for (const b of UNITS) {
+      if (a * d === b * n) {
+        return true;
+      }
+    }
+  }
   return false;
 }
 
@@ -94,12 +113,17 @@ function fitColumns(
   for (const [s, d] of leads) {
     const sc = columns(s, searchWidth);
     const fc = columns(d, fileWidth);
-    if ((sLead.get(sc) ?? s) !== s || (fLead.get(fc) ?? d) !== d) {return undefined;}
+    if ((sLead.get(sc) ?? s) !== s || (fLead.get(fc) ?? d) !== d) {
+      return undefined;
+    }
     sLead.set(sc, s);
     fLead.set(fc, d);
     const known = byS.get(sc);
-    if (known === undefined) {byS.set(sc, fc);}
-    else if (known !== fc) {return undefined;}
+    if (known === undefined) {
+      byS.set(sc, fc);
+    } else if (known !== fc) {
+      return undefined;
+    }
   }
   const keys = [...byS.keys()].sort((a, b) => a - b);
   const lo = keys[0];
@@ -109,38 +133,60 @@ function fitColumns(
   if (hi !== lo) {
     num = byS.get(hi)! - byS.get(lo)!;
     den = hi - lo;
-    if (!allowedRatio(num, den)) {return undefined;}
+    if (!allowedRatio(num, den)) {
+      return undefined;
+    }
     const g = gcd(num, den);
     num /= g;
     den /= g;
   }
   const offset = byS.get(lo)! * den - lo * num;
-  for (const [sc, fc] of byS) {if (fc * den !== sc * num + offset) {return undefined;}}
+  for (const [sc, fc] of byS) {
+    if (fc * den !== sc * num + offset) {
+      return undefined;
+    }
+  }
   const map: IndentMap = { kind: 'columns', searchWidth, fileWidth, num, den, offset, tabs };
-  if (strip) {map.strip = strip;}
+  if (strip) {
+    map.strip = strip;
+  }
   return map;
 }
 
 /** One relation that holds for every pair, or undefined when the indentation is inconsistent. */
 export function deriveIndentMap(leads: ReadonlyArray<readonly [string, string]>): IndentMap | undefined {
-  if (leads.length === 0) {return IDENTITY;}
+  if (leads.length === 0) {
+    return IDENTITY;
+  }
   let same = true;
-  for (const [s, d] of leads) {if (s !== d) {same = false;}}
-  if (same) {return IDENTITY;}
+  for (const [s, d] of leads) {
+    if (s !== d) {
+      same = false;
+    }
+  }
+  if (same) {
+    return IDENTITY;
+  }
   const [s0, d0] = leads[0];
   if (d0.endsWith(s0)) {
     const prefix = d0.slice(0, d0.length - s0.length);
-    if (leads.every(([s, d]) => d === prefix + s)) {return { kind: 'add', prefix };}
+    if (leads.every(([s, d]) => d === prefix + s)) {
+      return { kind: 'add', prefix };
+    }
   }
   if (s0.endsWith(d0)) {
     const prefix = s0.slice(0, s0.length - d0.length);
-    if (leads.every(([s, d]) => s === prefix + d)) {return { kind: 'remove', prefix };}
+    if (leads.every(([s, d]) => s === prefix + d)) {
+      return { kind: 'remove', prefix };
+    }
   }
   // Equal SEARCH indentation maps to equal file indentation and back (a one-to-one relation).
   const forward = new Map<string, string>();
   const backward = new Map<string, string>();
   for (const [s, d] of leads) {
-    if ((forward.get(s) ?? d) !== d || (backward.get(d) ?? s) !== s) {return undefined;}
+    if ((forward.get(s) ?? d) !== d || (backward.get(d) ?? s) !== s) {
+      return undefined;
+    }
     forward.set(s, d);
     backward.set(d, s);
   }
@@ -148,7 +194,11 @@ export function deriveIndentMap(leads: ReadonlyArray<readonly [string, string]>)
   // SEARCH lines may share a prefix the relation strips first: the space a numbered view put after
   // "12:" in front of tab-indented code ("12: \tcode"), which a tab swallows when counting columns.
   let common = leads[0][0];
-  for (const [s] of leads) {while (!s.startsWith(common)) {common = common.slice(0, -1);}}
+  for (const [s] of leads) {
+    while (!s.startsWith(common)) {
+      common = common.slice(0, -1);
+    }
+  }
   const strips = [...new Set(['', common.slice(0, leadingSpaces(common)), common])];
   let best: { map: IndentMap; rank: number } | undefined;
   for (const strip of strips) {
@@ -157,15 +207,21 @@ export function deriveIndentMap(leads: ReadonlyArray<readonly [string, string]>)
     for (const fw of fileTabs ? TAB_WIDTHS : [0]) {
       for (const sw of searchTabs ? TAB_WIDTHS : [0]) {
         // Tabs on both sides are read at one width (one editor shows both).
-        if (fw && sw && fw !== sw) {continue;}
+        if (fw && sw && fw !== sw) {
+          continue;
+        }
         // Without tabs on a side its width does not matter; REPLACE's tabs there count as the other side's.
         const fileWidth = fw || sw || 4;
         const searchWidth = sw || fileWidth;
         const fit = fitColumns(stripped, searchWidth, fileWidth, fileTabs, strip);
-        if (!fit || fit.kind !== 'columns') {continue;}
+        if (!fit || fit.kind !== 'columns') {
+          continue;
+        }
         // Tabs vs spaces at one width beats the same with a shift, which beats a rescale.
         const rank = (fit.num === fit.den ? 0 : 2) + (fit.offset === 0 ? 0 : 1) + (strip ? 0.5 : 0);
-        if (!best || rank < best.rank) {best = { map: fit, rank };}
+        if (!best || rank < best.rank) {
+          best = { map: fit, rank };
+        }
       }
     }
   }
@@ -174,13 +230,17 @@ export function deriveIndentMap(leads: ReadonlyArray<readonly [string, string]>)
 
 function leadingSpaces(s: string): number {
   let n = 0;
-  while (n < s.length && s.charCodeAt(n) === 32) {n++;}
+  while (n < s.length && s.charCodeAt(n) === 32) {
+    n++;
+  }
   return n;
 }
 
 /** Whether `map` relates this pair. */
 function relates(map: IndentMap, s: string, d: string): boolean {
-  if (map.kind === 'columns') {return columns(d, map.fileWidth) === mappedColumns(map, s);}
+  if (map.kind === 'columns') {
+    return columns(d, map.fileWidth) === mappedColumns(map, s);
+  }
   return mapIndent(map, s) === d;
 }
 
@@ -190,32 +250,50 @@ function relates(map: IndentMap, s: string, d: string): boolean {
  */
 export function bestIndentMap(leads: ReadonlyArray<readonly [string, string]>): { map: IndentMap; disagree: number[] } {
   const strict = deriveIndentMap(leads);
-  if (strict) {return { map: strict, disagree: [] };}
+  if (strict) {
+    return { map: strict, disagree: [] };
+  }
   // Candidates from every pair of distinct pairs (bounded), scored by how many pairs they relate.
   const distinct: Array<readonly [string, string]> = [];
   const seen = new Set<string>();
   for (const p of leads) {
     const key = `${p[0]}\u0000${p[1]}`;
-    if (seen.has(key)) {continue;}
+    if (seen.has(key)) {
+      continue;
+    }
     seen.add(key);
     distinct.push(p);
-    if (distinct.length >= 24) {break;}
+    if (distinct.length >= 24) {
+      break;
+    }
   }
   let best: { map: IndentMap; count: number } = { map: IDENTITY, count: -1 };
   const consider = (map: IndentMap | undefined) => {
-    if (!map) {return;}
+    if (!map) {
+      return;
+    }
     let count = 0;
-    for (const [s, d] of leads) {if (relates(map, s, d)) {count++;}}
-    if (count > best.count) {best = { map, count };}
+    for (const [s, d] of leads) {
+      if (relates(map, s, d)) {
+        count++;
+      }
+    }
+    if (count > best.count) {
+      best = { map, count };
+    }
   };
   consider(IDENTITY);
   for (let i = 0; i < distinct.length; i++) {
     consider(deriveIndentMap([distinct[i]]));
-    for (let j = i + 1; j < distinct.length; j++) {consider(deriveIndentMap([distinct[i], distinct[j]]));}
+    for (let j = i + 1; j < distinct.length; j++) {
+      consider(deriveIndentMap([distinct[i], distinct[j]]));
+    }
   }
   const disagree: number[] = [];
   leads.forEach(([s, d], i) => {
-    if (!relates(best.map, s, d)) {disagree.push(i);}
+    if (!relates(best.map, s, d)) {
+      disagree.push(i);
+    }
   });
   return { map: best.map, disagree };
 }
@@ -233,7 +311,9 @@ export function mapIndent(map: IndentMap, lead: string): string {
     case 'add':
       return map.prefix + lead;
     case 'remove': {
-      if (lead.startsWith(map.prefix)) {return lead.slice(map.prefix.length);}
+      if (lead.startsWith(map.prefix)) {
+        return lead.slice(map.prefix.length);
+      }
       // A new line indented less than SEARCH's common prefix: remove what is there, by columns.
       const cols = columns(lead, 4) - columns(map.prefix, 4);
       return renderColumns(cols, 4, lead.includes('\t'));
@@ -247,8 +327,12 @@ function unitText(s: string): string {
   const tabs = (s.match(/\t/g) ?? []).length;
   const spaces = s.length - tabs;
   const parts: string[] = [];
-  if (tabs) {parts.push(`${tabs} tab${tabs === 1 ? '' : 's'}`);}
-  if (spaces) {parts.push(`${spaces} space${spaces === 1 ? '' : 's'}`);}
+  if (tabs) {
+    parts.push(`${tabs} tab${tabs === 1 ? '' : 's'}`);
+  }
+  if (spaces) {
+    parts.push(`${spaces} space${spaces === 1 ? '' : 's'}`);
+  }
   return parts.join(' and ') || 'no indentation';
 }
 
@@ -261,9 +345,14 @@ export function describeIndentMap(map: IndentMap): string {
     case 'remove':
       return `the file indents these lines ${unitText(map.prefix)} less`;
     case 'columns': {
-      if (map.num === map.den) {return map.tabs ? 'tabs in the file vs spaces in SEARCH' : 'spaces in the file vs tabs in SEARCH';}
+      if (map.num === map.den) {
+        return map.tabs ? 'tabs in the file vs spaces in SEARCH' : 'spaces in the file vs tabs in SEARCH';
+      }
       const shift = map.offset !== 0 ? ', and shifted' : '';
-      const ratio = map.num > map.den ? `${+(map.num / map.den).toFixed(2)} times as wide as` : `${+(map.den / map.num).toFixed(2)} times narrower than`;
+      const ratio =
+        map.num > map.den
+          ? `${+(map.num / map.den).toFixed(2)} times as wide as`
+          : `${+(map.den / map.num).toFixed(2)} times narrower than`;
       return `the file's indent unit is ${ratio} SEARCH's${shift}`;
     }
   }

@@ -48,7 +48,9 @@ class ShiftedRegions<T> {
   shiftBefore(i: number): number {
     if (i > this.valid) {
       const { before, origStarts, origEnds, newLens } = this;
-      for (let k = this.valid; k < i; k++) {before[k + 1] = before[k] + newLens[k] - (origEnds[k] - origStarts[k]);}
+      for (let k = this.valid; k < i; k++) {
+        before[k + 1] = before[k] + newLens[k] - (origEnds[k] - origStarts[k]);
+      }
       this.valid = i;
     }
     return this.before[i];
@@ -77,8 +79,11 @@ class ShiftedRegions<T> {
     let hi = this.items.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.origStarts[mid] + this.before[mid] + this.newLens[mid] >= w) {hi = mid;}
-      else {lo = mid + 1;}
+      if (this.origStarts[mid] + this.before[mid] + this.newLens[mid] >= w) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
     }
     return lo;
   }
@@ -94,8 +99,11 @@ class ShiftedRegions<T> {
     let hi = this.items.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.origEnds[mid] > o) {hi = mid;}
-      else {lo = mid + 1;}
+      if (this.origEnds[mid] > o) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
     }
     return lo;
   }
@@ -137,7 +145,9 @@ export class LineLedger {
     // Touched: regions with workStart <= e && s <= workEnd (overlapping or touching).
     const i = r.firstWorkEndAtOrAfter(s);
     let j = i;
-    while (j < r.length && r.workStart(j) <= e) {j++;}
+    while (j < r.length && r.workStart(j) <= e) {
+      j++;
+    }
     let ms = s;
     let me = e;
     let origStart = s - r.shiftBefore(i);
@@ -146,8 +156,16 @@ export class LineLedger {
     // The merged region keeps the largest block list and takes the others' entries (each block
     // places once, so there are no duplicates): merging never copies a long list again.
     let blocks: number[] = [];
-    for (let k = i; k < j; k++) {if (r.items[k].blocks.length > blocks.length) {blocks = r.items[k].blocks;}}
-    for (let k = i; k < j; k++) {if (r.items[k].blocks !== blocks) {blocks.push(...r.items[k].blocks);}}
+    for (let k = i; k < j; k++) {
+      if (r.items[k].blocks.length > blocks.length) {
+        blocks = r.items[k].blocks;
+      }
+    }
+    for (let k = i; k < j; k++) {
+      if (r.items[k].blocks !== blocks) {
+        blocks.push(...r.items[k].blocks);
+      }
+    }
     blocks.push(block);
     if (j > i) {
       const firstStart = r.workStart(i);
@@ -160,7 +178,9 @@ export class LineLedger {
         me = lastEnd;
         origEnd = r.items[j - 1].origEnd;
       }
-      for (let k = i; k < j; k++) {delta += r.items[k].textDelta;}
+      for (let k = i; k < j; k++) {
+        delta += r.items[k].textDelta;
+      }
     }
     r.splice(i, j, { origStart, origEnd, newLen: me - ms - (e - s) + newLen, textDelta: delta, blocks });
   }
@@ -199,7 +219,9 @@ export class LineLedger {
   overlapping(a: number, b: number): LineEdit[] {
     const r = this.regions;
     const out: LineEdit[] = [];
-    for (let k = r.firstOrigEndAfter(a); k < r.length && r.items[k].origStart < b; k++) {out.push(r.items[k]);}
+    for (let k = r.firstOrigEndAfter(a); k < r.length && r.items[k].origStart < b; k++) {
+      out.push(r.items[k]);
+    }
     return out;
   }
 }
@@ -238,12 +260,16 @@ export class TextLedger {
         parts.push(x.newText);
         prev.end = x.end;
       } else {
-        if (prev) {prev.newText = parts.join('');}
+        if (prev) {
+          prev.newText = parts.join('');
+        }
         out.push({ start: x.start, end: x.end, newText: '' });
         parts = [x.newText];
       }
     }
-    if (out.length > 0) {out[out.length - 1].newText = parts.join('');}
+    if (out.length > 0) {
+      out[out.length - 1].newText = parts.join('');
+    }
     return out;
   }
 
@@ -267,7 +293,9 @@ export class TextLedger {
         out += this.original.slice(w - delta, end - delta);
         w = end;
       }
-      if (w >= b) {break;}
+      if (w >= b) {
+        break;
+      }
       if (w < we) {
         const end = Math.min(b, we);
         out += x.newText.slice(w - ws, end - ws);
@@ -275,7 +303,9 @@ export class TextLedger {
       }
       delta += d;
     }
-    if (w < b) {out += this.original.slice(w - delta, b - delta);}
+    if (w < b) {
+      out += this.original.slice(w - delta, b - delta);
+    }
     return out;
   }
 
@@ -288,14 +318,20 @@ export class TextLedger {
     const merges = (k: number): boolean => {
       const ws = r.workStart(k);
       const we = r.workEnd(k);
-      if (ws < to && from < we) {return true;}
+      if (ws < to && from < we) {
+        return true;
+      }
       return (from === to || ws === we) && ws <= to && from <= we;
     };
     let i = r.firstWorkEndAtOrAfter(from);
     // The region ending where this edit starts stays apart (unless it merges).
-    if (i < r.length && r.workEnd(i) <= from && !merges(i)) {i++;}
+    if (i < r.length && r.workEnd(i) <= from && !merges(i)) {
+      i++;
+    }
     let j = i;
-    while (j < r.length && r.workStart(j) <= to && merges(j)) {j++;}
+    while (j < r.length && r.workStart(j) <= to && merges(j)) {
+      j++;
+    }
     let ms = from;
     let me = to;
     let start = from - r.shiftBefore(i);

@@ -104,14 +104,19 @@ export class LineArray implements LineView {
   /** Index of the line containing offset (an offset on a line break belongs to that line). */
   lineAt(offset: number): number {
     const last = this.contents.length - 1;
-    while (this.validStarts < last && this.starts[this.validStarts] <= offset) {this.start(this.validStarts + 1);}
+    while (this.validStarts < last && this.starts[this.validStarts] <= offset) {
+      this.start(this.validStarts + 1);
+    }
     const starts = this.starts;
     let lo = 0;
     let hi = this.validStarts;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) {lo = mid;}
-      else {hi = mid - 1;}
+      if (starts[mid] <= offset) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
     }
     return lo;
   }
@@ -131,7 +136,9 @@ export class LineArray implements LineView {
   get text(): string {
     if (this.textCache === undefined) {
       const parts: string[] = this.bom ? ['\uFEFF'] : [];
-      for (let i = 0; i < this.contents.length; i++) {parts.push(this.contents[i], this.eols[i]);}
+      for (let i = 0; i < this.contents.length; i++) {
+        parts.push(this.contents[i], this.eols[i]);
+      }
       this.textCache = parts.join('');
     }
     return this.textCache;
@@ -153,11 +160,15 @@ export class LineArray implements LineView {
     const regionTo = this.lineEnd(last);
     const isEnd = last === this.contents.length - 1;
     let local = '';
-    for (let i = first; i <= last; i++) {local += this.contents[i] + this.eols[i];}
+    for (let i = first; i <= last; i++) {
+      local += this.contents[i] + this.eols[i];
+    }
     local = local.slice(0, from - regionFrom) + insert + local.slice(to - regionFrom, regionTo - regionFrom);
     const segments = local.split('\n');
     // A region that ends with a line break: the empty tail is where the next line starts.
-    if (!isEnd) {segments.pop();}
+    if (!isEnd) {
+      segments.pop();
+    }
     const contents: string[] = [];
     const eols: Eol[] = [];
     for (let k = 0; k < segments.length; k++) {
@@ -179,8 +190,12 @@ export class LineArray implements LineView {
     this.ids.splice(first, last + 1 - first, ...ids);
     this.lens.splice(first, last + 1 - first, ...contents.map((c, k) => c.length + eols[k].length));
     if (this.index) {
-      for (let k = 0; k < removed.length; k++) {this.index.get(trimEndWs(removed[k]))?.delete(removedIds[k]);}
-      for (let k = 0; k < contents.length; k++) {this.indexLine(trimEndWs(contents[k]), ids[k]);}
+      for (let k = 0; k < removed.length; k++) {
+        this.index.get(trimEndWs(removed[k]))?.delete(removedIds[k]);
+      }
+      for (let k = 0; k < contents.length; k++) {
+        this.indexLine(trimEndWs(contents[k]), ids[k]);
+      }
     }
     this.validStarts = Math.min(this.validStarts, first);
     this.total += insert.length - (to - from);
@@ -190,8 +205,11 @@ export class LineArray implements LineView {
 
   private indexLine(key: string, id: number): void {
     const set = this.index!.get(key);
-    if (set) {set.add(id);}
-    else {this.index!.set(key, new Set([id]));}
+    if (set) {
+      set.add(id);
+    } else {
+      this.index!.set(key, new Set([id]));
+    }
   }
 
   /**
@@ -203,41 +221,61 @@ export class LineArray implements LineView {
   findInvisibleTiers(spec: SearchSpec): { tier: Tier; occurrences: Occurrence[] } | undefined {
     const m = spec.lines.length;
     const n = this.contents.length;
-    if (m === 0 || m > n) {return undefined;}
+    if (m === 0 || m > n) {
+      return undefined;
+    }
     if (!this.index) {
       this.index = new Map();
-      for (let i = 0; i < n; i++) {this.indexLine(trimEndWs(this.contents[i]), this.ids[i]);}
+      for (let i = 0; i < n; i++) {
+        this.indexLine(trimEndWs(this.contents[i]), this.ids[i]);
+      }
     }
     let rarest = -1;
     let rarestSet: Set<number> | undefined;
     for (let k = 0; k < m; k++) {
       const set = this.index.get(trimEndWs(spec.lines[k]));
-      if (!set || set.size === 0) {return undefined;}
+      if (!set || set.size === 0) {
+        return undefined;
+      }
       if (!rarestSet || set.size < rarestSet.size) {
         rarest = k;
         rarestSet = set;
       }
     }
-    if (!rarestSet || rarestSet.size > MAX_INDEXED_CANDIDATES) {return undefined;}
+    if (!rarestSet || rarestSet.size > MAX_INDEXED_CANDIDATES) {
+      return undefined;
+    }
     const windows = new Set<number>();
     const add = (position: number) => {
       const s = position - rarest;
-      if (s >= 0 && s + m <= n) {windows.add(s);}
+      if (s >= 0 && s + m <= n) {
+        windows.add(s);
+      }
     };
     if (rarestSet.size <= LOCATE_ONE_BY_ONE) {
-      for (const id of rarestSet) {add(this.ids.indexOf(id));}
+      for (const id of rarestSet) {
+        add(this.ids.indexOf(id));
+      }
     } else {
-      for (let i = 0; i < n; i++) {if (rarestSet.has(this.ids[i])) {add(i);}}
+      for (let i = 0; i < n; i++) {
+        if (rarestSet.has(this.ids[i])) {
+          add(i);
+        }
+      }
     }
     const occurrences: Occurrence[] = [];
     let decisive = INDEXED_TIERS.length;
     for (const s of [...windows].sort((a, b) => a - b)) {
       let local = '';
-      for (let k = 0; k < m; k++) {local += this.contents[s + k] + (k < m - 1 ? this.eols[s + k] : '');}
+      for (let k = 0; k < m; k++) {
+        local += this.contents[s + k] + (k < m - 1 ? this.eols[s + k] : '');
+      }
       const matcher = new Matcher(new DocLines(local), spec);
       for (let t = 0; t < INDEXED_TIERS.length; t++) {
         const occ = matcher.find(INDEXED_TIERS[t]).find((o) => o.start === 0);
-        if (!occ) {continue;}
+        if (!occ) {
+          continue;
+        }
         occ.start += s;
         occ.end += s;
         occurrences.push(occ);
@@ -245,7 +283,9 @@ export class LineArray implements LineView {
         break;
       }
     }
-    if (occurrences.length === 0) {return undefined;}
+    if (occurrences.length === 0) {
+      return undefined;
+    }
     return { tier: INDEXED_TIERS[decisive], occurrences };
   }
 }

@@ -65,7 +65,9 @@ const PAIR_SIMILARITY = 0.4;
 
 /** "SEARCH line 3 is", "SEARCH lines 1-2 are", "file lines 4, 9 are". */
 function lineList(what: string, lines: readonly number[]): string {
-  if (lines.length === 1) {return `${what} line ${lines[0]} is`;}
+  if (lines.length === 1) {
+    return `${what} line ${lines[0]} is`;
+  }
   const contiguous = lines[lines.length - 1] - lines[0] === lines.length - 1;
   return `${what} lines ${contiguous ? `${lines[0]}-${lines[lines.length - 1]}` : lines.join(', ')} are`;
 }
@@ -77,7 +79,11 @@ function lineList(what: string, lines: readonly number[]): string {
  * Lines are compared without their indentation and trailing whitespace (tiers 2-4 forgive those);
  * blank lines are not reported. At most MAX_DIFFERENCE_LINES lines, then a count of the rest.
  */
-export function describeDifferences(search: string, region: { startLine: number; text: string }, maxLines = MAX_DIFFERENCE_LINES): string[] {
+export function describeDifferences(
+  search: string,
+  region: { startLine: number; text: string },
+  maxLines = MAX_DIFFERENCE_LINES,
+): string[] {
   const a = search.split('\n').map((l) => l.replace(/\r$/, ''));
   const b = region.text.split('\n');
   const key = (l: string) => l.trim().replace(/\s+/g, ' ');
@@ -96,8 +102,11 @@ export function describeDifferences(search: string, region: { startLine: number;
     const removed: number[] = [];
     const added: number[] = [];
     while (k < diff.length && diff[k].kind !== ' ') {
-      if (diff[k].kind === '-') {removed.push(i++);}
-      else {added.push(j++);}
+      if (diff[k].kind === '-') {
+        removed.push(i++);
+      } else {
+        added.push(j++);
+      }
       k++;
     }
     const r = removed.filter((x) => a[x].trim() !== '');
@@ -119,8 +128,12 @@ export function describeDifferences(search: string, region: { startLine: number;
         onlyFile.push(region.startLine + d[y++]);
       }
     }
-    if (onlySearch.length > 0) {out.push(`${lineList('SEARCH', onlySearch)} not in the file here`);}
-    if (onlyFile.length > 0) {out.push(`${lineList('file', onlyFile)} not in SEARCH`);}
+    if (onlySearch.length > 0) {
+      out.push(`${lineList('SEARCH', onlySearch)} not in the file here`);
+    }
+    if (onlyFile.length > 0) {
+      out.push(`${lineList('file', onlyFile)} not in SEARCH`);
+    }
   }
   if (out.length > maxLines) {
     const more = out.length - maxLines;

@@ -55,21 +55,33 @@ export class DocLines implements LineView {
     this.lineAt(to);
     const starts = this.lineStarts;
     let k = 0;
-    while (k < starts.length && starts[k] <= from) {k++;}
+    while (k < starts.length && starts[k] <= from) {
+      k++;
+    }
     const out = starts.slice(0, Math.max(k, 1));
-    for (let nl = insert.indexOf('\n'); nl !== -1; nl = insert.indexOf('\n', nl + 1)) {out.push(from + nl + 1);}
+    for (let nl = insert.indexOf('\n'); nl !== -1; nl = insert.indexOf('\n', nl + 1)) {
+      out.push(from + nl + 1);
+    }
     const delta = insert.length - (to - from);
-    while (k < starts.length && starts[k] <= to) {k++;}
-    for (; k < starts.length; k++) {out.push(starts[k] + delta);}
+    while (k < starts.length && starts[k] <= to) {
+      k++;
+    }
+    for (; k < starts.length; k++) {
+      out.push(starts[k] + delta);
+    }
     const next = new DocLines(newText, out);
     next.complete = this.complete;
-    if (this.zeroWidth === false && !/[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(insert)) {next.zeroWidth = false;}
+    if (this.zeroWidth === false && !/[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(insert)) {
+      next.zeroWidth = false;
+    }
     return next;
   }
 
   /** Find one more line start; false when there are no more. */
   private extend(): boolean {
-    if (this.complete) {return false;}
+    if (this.complete) {
+      return false;
+    }
     const from = this.lineStarts[this.lineStarts.length - 1];
     const nl = this.text.indexOf('\n', from);
     if (nl === -1) {
@@ -82,7 +94,11 @@ export class DocLines implements LineView {
 
   /** Whether line i exists (0-based). */
   has(i: number): boolean {
-    while (this.lineStarts.length <= i) {if (!this.extend()) {return false;}}
+    while (this.lineStarts.length <= i) {
+      if (!this.extend()) {
+        return false;
+      }
+    }
     return i >= 0;
   }
 
@@ -91,7 +107,7 @@ export class DocLines implements LineView {
   }
 
   get count(): number {
-    while (this.extend()){;}
+    while (this.extend()) {}
     return this.lineStarts.length;
   }
 
@@ -106,7 +122,9 @@ export class DocLines implements LineView {
 
   /** Offset just past the line's content (before its line break). */
   contentEnd(i: number): number {
-    if (!this.has(i + 1)) {return this.text.length;}
+    if (!this.has(i + 1)) {
+      return this.text.length;
+    }
     const nl = this.lineStarts[i + 1] - 1;
     return nl > this.lineStarts[i] && this.text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
   }
@@ -127,20 +145,25 @@ export class DocLines implements LineView {
   }
 
   eol(i: number): Eol {
-    if (!this.has(i + 1)) {return '';}
+    if (!this.has(i + 1)) {
+      return '';
+    }
     return this.contentEnd(i) === this.lineStarts[i + 1] - 2 ? '\r\n' : '\n';
   }
 
   /** Index of the line containing offset (an offset on a line break belongs to that line). */
   lineAt(offset: number): number {
     const starts = this.lineStarts;
-    while (starts[starts.length - 1] <= offset && this.extend()){;}
+    while (starts[starts.length - 1] <= offset && this.extend()) {}
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) {lo = mid;}
-      else {hi = mid - 1;}
+      if (starts[mid] <= offset) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
     }
     return lo;
   }
@@ -153,7 +176,9 @@ export class DocLines implements LineView {
   /** Lines [start, end) joined with '\n' (the Candidate.text form). */
   joined(start: number, end: number): string {
     const parts: string[] = [];
-    for (let i = start; i < end; i++) {parts.push(this.line(i));}
+    for (let i = start; i < end; i++) {
+      parts.push(this.line(i));
+    }
     return parts.join('\n');
   }
 
@@ -166,7 +191,9 @@ export class DocLines implements LineView {
       if (this.text.indexOf('\r', this.lineStarts[0]) !== -1) {
         for (let i = 0; i < list.length - 1; i++) {
           const l = list[i];
-          if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) {list[i] = l.slice(0, -1);}
+          if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) {
+            list[i] = l.slice(0, -1);
+          }
         }
       }
       this.contentList = list;
@@ -208,7 +235,9 @@ export function splitBlockLines(text: string): string[] {
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) {lines[i] = l.slice(0, -1);}
+    if (l.length > 0 && l.charCodeAt(l.length - 1) === CR) {
+      lines[i] = l.slice(0, -1);
+    }
   }
   return lines;
 }

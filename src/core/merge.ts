@@ -30,23 +30,33 @@ function isGapChar(ch: string): boolean {
 
 function isWordChar(ch: string): boolean {
   const c = ch.charCodeAt(0);
-  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36) {return true;}
+  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36) {
+    return true;
+  }
   return c > 127 && !SPECIAL_SPACE.test(ch) && !ZERO_WIDTH.test(ch) && !DASH.test(ch) && !QUOTE.test(ch) && ch !== '\u2026';
 }
 
 function keyOf(token: string): string {
   if (token.length === 1) {
-    if (QUOTE.test(token)) {return '"';}
-    if (DASH.test(token)) {return '-';}
+    if (QUOTE.test(token)) {
+      return '"';
+    }
+    if (DASH.test(token)) {
+      return '-';
+    }
   }
   let key = token.replace(/\u2026/g, '...');
-  if (key.length > 1 && /[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(key)) {key = key.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '');}
+  if (key.length > 1 && /[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(key)) {
+    key = key.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, '');
+  }
   return key;
 }
 
 export function tokenizeLine(line: string): TokenLine {
   let i = 0;
-  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) {i++;}
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) {
+    i++;
+  }
   const lead = line.slice(0, i);
   const tokens: string[] = [];
   const gaps: string[] = [];
@@ -64,12 +74,18 @@ export function tokenizeLine(line: string): TokenLine {
       // A word continues across zero-width characters inside it.
       while (j < n) {
         const c = line[j];
-        if (isWordChar(c)) {j++;}
-        else if (ZERO_WIDTH.test(c) && j + 1 < n && (isWordChar(line[j + 1]) || ZERO_WIDTH.test(line[j + 1]))) {j++;}
-        else {break;}
+        if (isWordChar(c)) {
+          j++;
+        } else if (ZERO_WIDTH.test(c) && j + 1 < n && (isWordChar(line[j + 1]) || ZERO_WIDTH.test(line[j + 1]))) {
+          j++;
+        } else {
+          break;
+        }
       }
     } else if (ch === '.' || ch === '\u2026') {
-      while (j < n && (line[j] === '.' || line[j] === '\u2026')) {j++;}
+      while (j < n && (line[j] === '.' || line[j] === '\u2026')) {
+        j++;
+      }
     } else if (ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) < 0xdc00 && j < n) {
       j++;
     }
@@ -93,20 +109,20 @@ type Align = (a: readonly string[], b: readonly string[]) => Array<[number, numb
  * Merge R onto F through S. `align` is a longest-common-subsequence aligner. Returns the body pieces
  * (everything after the leading indentation) and the trailing whitespace as its own last piece.
  */
-export function mergeLine(
-  s: TokenLine,
-  f: TokenLine,
-  r: TokenLine,
-  align: Align,
-  modelQuotes = false,
-): { body: Piece[]; trailing: Piece } {
+export function mergeLine(s: TokenLine, f: TokenLine, r: TokenLine, align: Align, modelQuotes = false): { body: Piece[]; trailing: Piece } {
   const sToF = new Map<number, number>();
-  for (const [a, b] of align(s.keys, f.keys)) {sToF.set(a, b);}
+  for (const [a, b] of align(s.keys, f.keys)) {
+    sToF.set(a, b);
+  }
   const rToS = new Map<number, number>();
-  for (const [a, b] of align(r.tokens, s.tokens)) {rToS.set(a, b);}
+  for (const [a, b] of align(r.tokens, s.tokens)) {
+    rToS.set(a, b);
+  }
   const kept = (j: number): [number, number] | undefined => {
     const si = rToS.get(j);
-    if (si === undefined) {return undefined;}
+    if (si === undefined) {
+      return undefined;
+    }
     const fi = sToF.get(si);
     return fi === undefined ? undefined : [si, fi];
   };
@@ -117,8 +133,11 @@ export function mergeLine(
     const here = kept(j);
     const gap = r.gaps[j];
     let counterpart: [string, string] | undefined;
-    if (here) {counterpart = [s.gaps[here[0]], f.gaps[here[1]]];}
-    else if (prev) {counterpart = [after(s, prev[0]), after(f, prev[1])];}
+    if (here) {
+      counterpart = [s.gaps[here[0]], f.gaps[here[1]]];
+    } else if (prev) {
+      counterpart = [after(s, prev[0]), after(f, prev[1])];
+    }
     if (gap !== '' || (counterpart && counterpart[1] !== '')) {
       body.push(counterpart && gap === counterpart[0] ? { text: counterpart[1], fresh: false } : { text: gap, fresh: true });
     }

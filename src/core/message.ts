@@ -32,14 +32,22 @@ const TIER_DESCRIPTION: Record<Tier, string> = {
 
 export function formatMessage(input: MessageInput): string {
   const { fileName, status, blocks } = input;
-  if (blocks.length === 0) {return `No SEARCH/REPLACE blocks to apply to ${fileName}.`;}
-  if (status === 'applied') {return appliedMessage(fileName, blocks);}
+  if (blocks.length === 0) {
+    return `No SEARCH/REPLACE blocks to apply to ${fileName}.`;
+  }
+  if (status === 'applied') {
+    return appliedMessage(fileName, blocks);
+  }
 
   const total = blocks.length;
   const failed = blocks.filter((b) => b.status !== 'applied' && b.status !== 'pending');
   const sections = failed.map((block) => failedBlockMessage(fileName, block, total));
-  if (sections.length === 0) {sections.push(`Nothing was applied to ${fileName}.`);}
-  if (total > 1) {sections.push(batchFooter(fileName, blocks, failed));}
+  if (sections.length === 0) {
+    sections.push(`Nothing was applied to ${fileName}.`);
+  }
+  if (total > 1) {
+    sections.push(batchFooter(fileName, blocks, failed));
+  }
   return sections.join('\n\n');
 }
 
@@ -54,22 +62,32 @@ function appliedMessage(fileName: string, blocks: readonly BlockOutcome[]): stri
   const details: string[] = [];
   for (const block of blocks) {
     const phrases = appliedPhrases(block);
-    if (phrases.length === 0) {continue;}
+    if (phrases.length === 0) {
+      continue;
+    }
     const where = block.range ? ` (${rangeText(block.range)})` : '';
     const joint = /^(matched|placed|was) /.test(phrases[0]) ? ' ' : ': ';
     details.push(`block ${block.index}${where}${joint}${phrases.join('; ')}`);
   }
-  if (details.length === 0) {return `${head}.`;}
-  if (details.length === 1) {return `${head}; ${details[0]}.`;}
+  if (details.length === 0) {
+    return `${head}.`;
+  }
+  if (details.length === 1) {
+    return `${head}; ${details[0]}.`;
+  }
   return `${head}:\n${details.map((d) => `- ${d}.`).join('\n')}`;
 }
 
 /** What a placed block needed beyond an exact match (the engine's notes, else the tier's name). */
 function appliedPhrases(block: BlockOutcome): string[] {
   const phrases = block.notes.map(stripPeriod).filter((n) => n !== '');
-  if (phrases.length > 0) {return phrases;}
+  if (phrases.length > 0) {
+    return phrases;
+  }
   const tier = block.tier ?? 'exact';
-  if (tier === 'exact') {return [];}
+  if (tier === 'exact') {
+    return [];
+  }
   if (tier === 'fuzzy') {
     const score = block.score !== undefined ? ` (score ${formatScore(block.score)})` : '';
     return [`placed by fuzzy match${score}`];
@@ -91,17 +109,19 @@ function failedBlockMessage(fileName: string, block: BlockOutcome, total: number
 
 function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const out: string[] = [];
-  if (block.alreadyApplied) {return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);}
+  if (block.alreadyApplied) {
+    return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);
+  }
   const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
   // The engine may already say so in a note; say it once.
   const truncated = block.truncated && !block.notes.some((n) => /work cap|truncat/i.test(n));
   if (block.candidates.length === 0) {
     out.push(`${prefix}SEARCH text not found in ${fileName}, and nothing similar was found.`);
     out.push(...notes);
-    if (truncated) {out.push(TRUNCATED);}
-    out.push(
-      `Re-read ${fileName} and re-emit SEARCH copied exactly from its current content (every character, including indentation).`,
-    );
+    if (truncated) {
+      out.push(TRUNCATED);
+    }
+    out.push(`Re-read ${fileName} and re-emit SEARCH copied exactly from its current content (every character, including indentation).`);
     return out.join('\n');
   }
   // Candidates with a note (partial-line, stale anchor, normalised match held back) are not fuzzy guesses.
@@ -119,7 +139,9 @@ function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome):
     }
     out.push('');
   }
-  if (truncated) {out.push(TRUNCATED);}
+  if (truncated) {
+    out.push(TRUNCATED);
+  }
   out.push('Re-emit SEARCH copied exactly from the lines above (every character, including indentation).');
   return out.join('\n');
 }
@@ -133,20 +155,14 @@ function alreadyAppliedMessage(prefix: string, fileName: string, block: BlockOut
   return out.join('\n');
 }
 
-const TRUNCATED =
-  'The fuzzy search was truncated at its work limit (very large input); closer matches may exist elsewhere.';
+const TRUNCATED = 'The fuzzy search was truncated at its work limit (very large input); closer matches may exist elsewhere.';
 
 function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const occurrences = block.candidates;
   const normalised =
-    block.tier && block.tier !== 'exact' && block.tier !== 'fuzzy'
-      ? ` (after normalising ${TIER_DESCRIPTION[block.tier]})`
-      : '';
+    block.tier && block.tier !== 'exact' && block.tier !== 'fuzzy' ? ` (after normalising ${TIER_DESCRIPTION[block.tier]})` : '';
   const listed = occurrences.slice(0, MAX_LISTED_OCCURRENCES).map((c) => rangeText(c, false));
-  const more =
-    occurrences.length > MAX_LISTED_OCCURRENCES
-      ? ` and ${occurrences.length - MAX_LISTED_OCCURRENCES} more`
-      : '';
+  const more = occurrences.length > MAX_LISTED_OCCURRENCES ? ` and ${occurrences.length - MAX_LISTED_OCCURRENCES} more` : '';
   const out: string[] = [
     `${prefix}SEARCH text matches ${occurrences.length} places in ${fileName}${normalised}: lines ${listed.join(', ')}${more}. Nothing was applied.`,
   ];
@@ -169,8 +185,7 @@ function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome)
 }
 
 function invalidMessage(prefix: string, fileName: string, block: BlockOutcome): string {
-  const problem =
-    block.notes.length > 0 ? block.notes.map(ensurePeriod).join(' ') : 'The block cannot be applied as written.';
+  const problem = block.notes.length > 0 ? block.notes.map(ensurePeriod).join(' ') : 'The block cannot be applied as written.';
   return `${prefix}Invalid block for ${fileName}: ${problem}`;
 }
 
@@ -182,10 +197,7 @@ function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: 
     return `Nothing was applied to ${fileName} because ${which} already applied; a batch applies all its blocks or none. Re-send the batch without ${failedList.length === 1 ? 'it' : 'them'}.`;
   }
   const fine = blocks.filter((b) => b.status === 'pending' || b.status === 'applied').map((b) => b.index);
-  const cause =
-    failedList.length === 1
-      ? `block ${failedList[0]}`
-      : `blocks ${joinList(failedList.map(String))}`;
+  const cause = failedList.length === 1 ? `block ${failedList[0]}` : `blocks ${joinList(failedList.map(String))}`;
   let text = `Nothing was applied to ${fileName} because of ${cause}; a batch applies all its blocks or none.`;
   if (fine.length > 0) {
     const which = fine.length === 1 ? `Block ${fine[0]}` : `Blocks ${joinList(fine.map(String))}`;
@@ -196,15 +208,18 @@ function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: 
 
 /** Scores with two decimals; anything short of a perfect match never rounds up to 1.00. */
 export function formatScore(score: number): string {
-  if (score >= 1) {return '1.00';}
+  if (score >= 1) {
+    return '1.00';
+  }
   const hundredths = Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
   return (hundredths / 100).toFixed(2);
 }
 
 function rangeText(range: LineRange, withWord = true): string {
-  const span =
-    range.startLine === range.endLine ? `${range.startLine}` : `${range.startLine}-${range.endLine}`;
-  if (!withWord) {return span;}
+  const span = range.startLine === range.endLine ? `${range.startLine}` : `${range.startLine}-${range.endLine}`;
+  if (!withWord) {
+    return span;
+  }
   return range.startLine === range.endLine ? `line ${span}` : `lines ${span}`;
 }
 
@@ -214,7 +229,9 @@ const MAX_QUOTED_TEXT = 20_000;
 
 /** The candidate's text, with very long lines and very long regions cut and the cut said. */
 function quoted(text: string): string {
-  if (text.length <= MAX_QUOTED_LINE && text.length <= MAX_QUOTED_TEXT) {return text;}
+  if (text.length <= MAX_QUOTED_LINE && text.length <= MAX_QUOTED_TEXT) {
+    return text;
+  }
   const out: string[] = [];
   let total = 0;
   const lines = text.split('\n');
@@ -245,7 +262,9 @@ function plural(count: number, noun: string): string {
 }
 
 function joinList(items: readonly string[]): string {
-  if (items.length <= 1) {return items.join('');}
+  if (items.length <= 1) {
+    return items.join('');
+  }
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 

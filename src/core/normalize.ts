@@ -11,26 +11,38 @@ export function isIndentChar(c: number): boolean {
 /** Leading spaces and tabs (the line's indentation). */
 export function leadingWhitespace(line: string): string {
   let i = 0;
-  while (i < line.length && isIndentChar(line.charCodeAt(i))) {i++;}
+  while (i < line.length && isIndentChar(line.charCodeAt(i))) {
+    i++;
+  }
   return line.slice(0, i);
 }
 
 export function trimEndWs(line: string): string {
   let j = line.length;
-  while (j > 0 && isIndentChar(line.charCodeAt(j - 1))) {j--;}
+  while (j > 0 && isIndentChar(line.charCodeAt(j - 1))) {
+    j--;
+  }
   return j === line.length ? line : line.slice(0, j);
 }
 
 export function trimWs(line: string): string {
   let i = 0;
-  while (i < line.length && isIndentChar(line.charCodeAt(i))) {i++;}
+  while (i < line.length && isIndentChar(line.charCodeAt(i))) {
+    i++;
+  }
   let j = line.length;
-  while (j > i && isIndentChar(line.charCodeAt(j - 1))) {j--;}
+  while (j > i && isIndentChar(line.charCodeAt(j - 1))) {
+    j--;
+  }
   return i === 0 && j === line.length ? line : line.slice(i, j);
 }
 
 export function isBlank(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {if (!isIndentChar(line.charCodeAt(i))) {return false;}}
+  for (let i = 0; i < line.length; i++) {
+    if (!isIndentChar(line.charCodeAt(i))) {
+      return false;
+    }
+  }
   return true;
 }
 
@@ -42,8 +54,12 @@ const SINGLE_QUOTES = "'\u2018\u2019\u201A\u201B\u2039\u203A";
 const DOUBLE_QUOTES = '"\u201C\u201D\u201E\u201F\u00AB\u00BB';
 
 export function quoteFamily(ch: string): QuoteFamily | undefined {
-  if (SINGLE_QUOTES.includes(ch)) {return 'single';}
-  if (DOUBLE_QUOTES.includes(ch)) {return 'double';}
+  if (SINGLE_QUOTES.includes(ch)) {
+    return 'single';
+  }
+  if (DOUBLE_QUOTES.includes(ch)) {
+    return 'double';
+  }
   return undefined;
 }
 
@@ -73,12 +89,10 @@ export type UnicodeKind = 'dashes' | 'special spaces' | 'ellipsis' | 'zero-width
 
 /** Dashes -> '-', NBSP and other spaces -> ' ', ellipsis -> '...', zero-width characters removed. */
 export function foldUnicode(line: string): string {
-  if (!NON_ASCII_RE.test(line)) {return line;}
-  return line
-    .replace(DASH_RE, '-')
-    .replace(SPACE_RE, ' ')
-    .replace(ELLIPSIS_RE, '...')
-    .replace(ZERO_WIDTH_RE, '');
+  if (!NON_ASCII_RE.test(line)) {
+    return line;
+  }
+  return line.replace(DASH_RE, '-').replace(SPACE_RE, ' ').replace(ELLIPSIS_RE, '...').replace(ZERO_WIDTH_RE, '');
 }
 
 function unicodeKindOf(ch: string): UnicodeKind | undefined {
@@ -86,26 +100,48 @@ function unicodeKindOf(ch: string): UnicodeKind | undefined {
     re.lastIndex = 0;
     return re.test(ch);
   };
-  if (test(DASH_RE)) {return 'dashes';}
-  if (test(SPACE_RE)) {return 'special spaces';}
-  if (test(ELLIPSIS_RE)) {return 'ellipsis';}
-  if (test(ZERO_WIDTH_RE)) {return 'zero-width characters';}
+  if (test(DASH_RE)) {
+    return 'dashes';
+  }
+  if (test(SPACE_RE)) {
+    return 'special spaces';
+  }
+  if (test(ELLIPSIS_RE)) {
+    return 'ellipsis';
+  }
+  if (test(ZERO_WIDTH_RE)) {
+    return 'zero-width characters';
+  }
   return undefined;
 }
 
 /** Kinds of unicode punctuation one line has and the other has not (what the unicode tier bridged). */
 export function unicodeDifferences(a: string, b: string): UnicodeKind[] {
-  if (!NON_ASCII_RE.test(a) && !NON_ASCII_RE.test(b)) {return [];}
+  if (!NON_ASCII_RE.test(a) && !NON_ASCII_RE.test(b)) {
+    return [];
+  }
   const count = (s: string) => {
     const m = new Map<string, number>();
-    for (const ch of s) {if (unicodeKindOf(ch)) {m.set(ch, (m.get(ch) ?? 0) + 1);}}
+    for (const ch of s) {
+      if (unicodeKindOf(ch)) {
+        m.set(ch, (m.get(ch) ?? 0) + 1);
+      }
+    }
     return m;
   };
   const ca = count(a);
   const cb = count(b);
   const kinds = new Set<UnicodeKind>();
-  for (const [ch, n] of ca) {if ((cb.get(ch) ?? 0) !== n) {kinds.add(unicodeKindOf(ch)!);}}
-  for (const [ch, n] of cb) {if ((ca.get(ch) ?? 0) !== n) {kinds.add(unicodeKindOf(ch)!);}}
+  for (const [ch, n] of ca) {
+    if ((cb.get(ch) ?? 0) !== n) {
+      kinds.add(unicodeKindOf(ch)!);
+    }
+  }
+  for (const [ch, n] of cb) {
+    if ((ca.get(ch) ?? 0) !== n) {
+      kinds.add(unicodeKindOf(ch)!);
+    }
+  }
   return [...kinds];
 }
 
@@ -151,7 +187,9 @@ export const SANITIZED_TAGS: ReadonlyArray<readonly [string, string]> = [
 
 /** Restore sanitised tags; returns the line and which short forms were replaced. */
 export function restoreTags(line: string): { line: string; tags: string[] } {
-  if (!line.includes('<')) {return { line, tags: [] };}
+  if (!line.includes('<')) {
+    return { line, tags: [] };
+  }
   const tags: string[] = [];
   let out = line;
   for (const [short, full] of SANITIZED_TAGS) {
@@ -167,7 +205,9 @@ export function restoreTags(line: string): { line: string; tags: string[] } {
 export function restoreSomeTags(line: string, shorts: readonly string[]): string {
   let out = line;
   for (const [short, full] of SANITIZED_TAGS) {
-    if (shorts.includes(short) && out.includes(short)) {out = out.split(short).join(full);}
+    if (shorts.includes(short) && out.includes(short)) {
+      out = out.split(short).join(full);
+    }
   }
   return out;
 }
@@ -175,9 +215,7 @@ export function restoreSomeTags(line: string, shorts: readonly string[]): string
 // ---- whitespace between tokens --------------------------------------------------------------------
 
 function isWordCode(c: number): boolean {
-  return (
-    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127
-  );
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c > 127;
 }
 
 function isSpaceCode(c: number): boolean {
@@ -205,12 +243,18 @@ export function tokenKey(line: string): string {
     }
     const word = isWordCode(c);
     if (pendingSpace) {
-      if (word && lastWord) {out += ' ';}
+      if (word && lastWord) {
+        out += ' ';
+      }
       pendingSpace = false;
     }
-    if (runStart === -1) {runStart = i;}
+    if (runStart === -1) {
+      runStart = i;
+    }
     lastWord = word;
   }
-  if (runStart !== -1) {out += line.slice(runStart);}
+  if (runStart !== -1) {
+    out += line.slice(runStart);
+  }
   return out;
 }

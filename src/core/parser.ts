@@ -25,8 +25,7 @@ const HEADER_SEPARATOR = /^[ \t]*-{3,9}[ \t]*$/;
 const FENCE = /^[ \t]*(?:`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$/;
 
 // A content line that would read as a marker can be escaped with one backslash (Roo's convention).
-const ESCAPED_MARKER =
-  /^([ \t]*)\\((?:<{5,9}|-{5,9})[ \t]*SEARCH>?|={5,9}|(?:>{5,9}|\+{5,9})[ \t]*REPLACE)[ \t]*$/;
+const ESCAPED_MARKER = /^([ \t]*)\\((?:<{5,9}|-{5,9})[ \t]*SEARCH>?|={5,9}|(?:>{5,9}|\+{5,9})[ \t]*REPLACE)[ \t]*$/;
 
 // Cheap whole-input scans for containsBlocks (multiline; tolerate CR before the line end).
 const SEARCH_MARKER_ANYWHERE = /^[ \t]*(?:<{5,9}|-{5,9})[ \t]*SEARCH>?[ \t]*\r?$/m;
@@ -97,8 +96,12 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
       const stray = REPLACE_MARKER.exec(line);
       if (stray) {
         const style = styleOf(stray[2].startsWith('+') ? '-------' : '<<<<<<<');
-        fail(blocks.length + 1, i + 1, `'${style.search}'`,
-          `expected '${style.search}' before '${line.trim()}' (a REPLACE marker with no open block)`);
+        fail(
+          blocks.length + 1,
+          i + 1,
+          `'${style.search}'`,
+          `expected '${style.search}' before '${line.trim()}' (a REPLACE marker with no open block)`,
+        );
       }
       i++;
       continue;
@@ -118,12 +121,20 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
     const startMatch = i < lines.length ? START_LINE.exec(lines[i]) : null;
     if (startMatch) {
       if (!/^\d+$/.test(startMatch[1]) || Number(startMatch[1]) < 1) {
-        fail(blockNumber, i + 1, "a positive line number after ':start_line:'",
-          `expected a positive line number after ':start_line:', found '${startMatch[1]}'`);
+        fail(
+          blockNumber,
+          i + 1,
+          "a positive line number after ':start_line:'",
+          `expected a positive line number after ':start_line:', found '${startMatch[1]}'`,
+        );
       }
       if (!Number.isSafeInteger(Number(startMatch[1]))) {
-        fail(blockNumber, i + 1, "a positive line number after ':start_line:'",
-          `expected a line number after ':start_line:', found '${startMatch[1]}', which is too large to be a line of any file`);
+        fail(
+          blockNumber,
+          i + 1,
+          "a positive line number after ':start_line:'",
+          `expected a line number after ':start_line:', found '${startMatch[1]}', which is too large to be a line of any file`,
+        );
       }
       startLine = Number(startMatch[1]);
       i++;
@@ -148,11 +159,19 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
       }
       if (SEARCH_MARKER.test(current)) {
         if (inSearch) {
-          fail(blockNumber, i + 1, `'${style.divider}'`,
-            `expected '${style.divider}' before another '${current.trim()}' (block ${blockNumber} opened on line ${openLine}; a SEARCH cannot be nested)`);
+          fail(
+            blockNumber,
+            i + 1,
+            `'${style.divider}'`,
+            `expected '${style.divider}' before another '${current.trim()}' (block ${blockNumber} opened on line ${openLine}; a SEARCH cannot be nested)`,
+          );
         }
-        fail(blockNumber, i + 1, `'${style.replace}'`,
-          `expected '${style.replace}' before the next '${current.trim()}' (block ${blockNumber} opened on line ${openLine})`);
+        fail(
+          blockNumber,
+          i + 1,
+          `'${style.replace}'`,
+          `expected '${style.replace}' before the next '${current.trim()}' (block ${blockNumber} opened on line ${openLine})`,
+        );
       }
       if (REPLACE_MARKER.test(current)) {
         if (inSearch) {
@@ -166,9 +185,13 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
       // A divider counts only at the block's own indentation, so indented '=======' content stays content.
       if (divider && divider[1] === indent) {
         if (!inSearch) {
-          fail(blockNumber, i + 1, `'${style.replace}'`,
+          fail(
+            blockNumber,
+            i + 1,
+            `'${style.replace}'`,
             `expected '${style.replace}' but found a second '${current.trim()}' (the first was on line ${dividerLine}); ` +
-            `a content line that looks like a marker makes the block ambiguous: if it is content, escape it as '\\${current.trim()}'`);
+              `a content line that looks like a marker makes the block ambiguous: if it is content, escape it as '\\${current.trim()}'`,
+          );
         }
         dividerLine = i + 1;
         continue;
@@ -177,8 +200,12 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
     }
     if (!closed) {
       const expected = dividerLine === 0 ? style.divider : style.replace;
-      fail(blockNumber, lastLine, `'${expected}'`,
-        `expected '${expected}' but the input ended (block ${blockNumber} opened on line ${openLine})`);
+      fail(
+        blockNumber,
+        lastLine,
+        `'${expected}'`,
+        `expected '${expected}' but the input ended (block ${blockNumber} opened on line ${openLine})`,
+      );
     }
 
     dedentBlock(searchLines, replaceLines, indent);
@@ -242,8 +269,22 @@ function dedentBlock(searchLines: string[], replaceLines: string[], indent: stri
 // File paths
 
 const EXTENSIONLESS_FILES = new Set([
-  'Makefile', 'makefile', 'GNUmakefile', 'Dockerfile', 'Containerfile', 'Gemfile', 'Rakefile', 'Procfile',
-  'Jenkinsfile', 'Vagrantfile', 'Brewfile', 'Justfile', 'justfile', 'LICENSE', 'README', 'CHANGELOG',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'Dockerfile',
+  'Containerfile',
+  'Gemfile',
+  'Rakefile',
+  'Procfile',
+  'Jenkinsfile',
+  'Vagrantfile',
+  'Brewfile',
+  'Justfile',
+  'justfile',
+  'LICENSE',
+  'README',
+  'CHANGELOG',
 ]);
 
 /** Looks for a path on the nearest non-blank line before line `at`, or before the code fence there. */
@@ -374,7 +415,13 @@ function stripLineNumbers(searchLines: readonly string[], replaceLines: readonly
       }
       numbers.push(Number(m[1] ?? m[2]));
     }
-    if (numbers.length !== nonBlank.length || !increasing(numbers, nonBlank.map(({ k }) => k))) {
+    if (
+      numbers.length !== nonBlank.length ||
+      !increasing(
+        numbers,
+        nonBlank.map(({ k }) => k),
+      )
+    ) {
       continue;
     }
     const strip = (l: string): string => l.replace(style.pattern, '');

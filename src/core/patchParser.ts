@@ -53,9 +53,13 @@ const GIT_HEADER_ANYWHERE = /^diff --git [^\r\n]+$/m;
 export function findPatch(text: string): { format: PatchFormat; offset: number } | undefined {
   let best: { format: PatchFormat; offset: number } | undefined;
   const consider = (format: PatchFormat, m: RegExpExecArray | null) => {
-    if (m && (best === undefined || m.index < best.offset)) {best = { format, offset: m.index };}
+    if (m && (best === undefined || m.index < best.offset)) {
+      best = { format, offset: m.index };
+    }
   };
-  if (text.includes('*** Begin Patch')) {consider('apply-patch', BEGIN_PATCH_ANYWHERE.exec(text));}
+  if (text.includes('*** Begin Patch')) {
+    consider('apply-patch', BEGIN_PATCH_ANYWHERE.exec(text));
+  }
   if (text.includes('@@') || text.includes('diff --git')) {
     consider('unified-diff', FILE_HEADER_ANYWHERE.exec(text));
     consider('unified-diff', HUNK_HEADER_ANYWHERE.exec(text));
@@ -75,19 +79,27 @@ export function containsPatch(text: string): boolean {
  */
 export function parsePatch(text: string): ParsedPatch | undefined {
   const found = findPatch(text);
-  if (!found) {return undefined;}
+  if (!found) {
+    return undefined;
+  }
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const lastLine = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
-  if (!BEGIN_PATCH_ANYWHERE.test(text)) {return parseUnifiedDiff(lines);}
+  if (!BEGIN_PATCH_ANYWHERE.test(text)) {
+    return parseUnifiedDiff(lines);
+  }
   // apply_patch sections are delimited exactly; a document may hold unified diffs beside them (a chat
   // transcript, a demo file). Parse both, the diffs with the patch sections blanked out.
   const patches = parseApplyPatch(lines, lastLine);
   const rest = blankApplyPatchSections(lines);
   const diffs = findPatch(rest.join('\n')) ? parseUnifiedDiff(rest) : { files: [] };
-  if (diffs.files.length === 0) {return patches;}
+  if (diffs.files.length === 0) {
+    return patches;
+  }
   const files = [...patches.files, ...diffs.files].sort((a, b) => a.sourceLine - b.sourceLine);
   let index = 0;
-  for (const block of files.flatMap((f) => f.blocks).sort((a, b) => a.sourceLine - b.sourceLine)) {block.index = ++index;}
+  for (const block of files.flatMap((f) => f.blocks).sort((a, b) => a.sourceLine - b.sourceLine)) {
+    block.index = ++index;
+  }
   return { format: found.format, files };
 }
 
@@ -95,11 +107,15 @@ export function parsePatch(text: string): ParsedPatch | undefined {
 function blankApplyPatchSections(lines: readonly string[]): string[] {
   const out = [...lines];
   for (let i = 0; i < out.length; i++) {
-    if (!BEGIN_PATCH.test(out[i])) {continue;}
+    if (!BEGIN_PATCH.test(out[i])) {
+      continue;
+    }
     for (; i < out.length; i++) {
       const end = END_PATCH.test(out[i].trim());
       out[i] = '';
-      if (end) {break;}
+      if (end) {
+        break;
+      }
     }
   }
   return out;
@@ -125,7 +141,9 @@ interface HunkLine {
 
 /** Drops trailing implicit blank lines: a blank line after a hunk usually separates it from what follows. */
 function trimTrailingBlanks(body: HunkLine[], keep: (body: HunkLine[]) => boolean): void {
-  while (body.length > 0 && body[body.length - 1].implicit && !keep(body)) {body.pop();}
+  while (body.length > 0 && body[body.length - 1].implicit && !keep(body)) {
+    body.pop();
+  }
 }
 
 /**
@@ -145,11 +163,19 @@ function fileName(file: FileChange): string | undefined {
   return file.names ? byPatchPreference(file.names)[0] : file.path;
 }
 
-function blockFrom(body: readonly HunkLine[], index: number, sourceLine: number, filePath: string | undefined, hunk: HunkInfo): SearchReplaceBlock {
+function blockFrom(
+  body: readonly HunkLine[],
+  index: number,
+  sourceLine: number,
+  filePath: string | undefined,
+  hunk: HunkInfo,
+): SearchReplaceBlock {
   const search = body.filter((l) => l.kind !== '+').map((l) => l.text);
   const replace = body.filter((l) => l.kind !== '-').map((l) => l.text);
   const block: SearchReplaceBlock = { index, search: search.join('\n'), replace: replace.join('\n'), sourceLine, hunk };
-  if (filePath !== undefined) {block.filePath = filePath;}
+  if (filePath !== undefined) {
+    block.filePath = filePath;
+  }
   return block;
 }
 
@@ -163,7 +189,9 @@ function headerPath(rest: string): string {
   // diff -u writes "path  2024-01-01 12:00:00.000000000 +0100" with spaces when no tab is used.
   p = p.replace(/[ ]+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?(?: [+-]\d{4})?$/, '');
   const quoted = /^"(.*)"$/.exec(p);
-  if (quoted) {p = quoted[1].replace(/\\(["\\])/g, '$1');}
+  if (quoted) {
+    p = quoted[1].replace(/\\(["\\])/g, '$1');
+  }
   return p;
 }
 
@@ -197,7 +225,9 @@ interface GitHeader {
 function gitHeaderPaths(line: string): { oldPath?: string; newPath?: string } {
   const rest = line.slice('diff --git '.length).trim();
   const m = /^"?a\/(.+?)"? "?b\/(.+?)"?$/.exec(rest);
-  if (m) {return { oldPath: m[1], newPath: m[2] };}
+  if (m) {
+    return { oldPath: m[1], newPath: m[2] };
+  }
   const words = rest.split(' ');
   return words.length === 2 ? { oldPath: words[0], newPath: words[1] } : {};
 }
@@ -205,7 +235,9 @@ function gitHeaderPaths(line: string): { oldPath?: string; newPath?: string } {
 /** True when a ---/+++ pair names the file of the `diff --git` line before it. */
 function belongsTo(git: GitHeader, paths: { oldPath: string; newPath: string }): boolean {
   const names = [git.oldPath, git.newPath, git.renameFrom, git.renameTo].filter((p): p is string => p !== undefined);
-  if (names.length === 0) {return true;}
+  if (names.length === 0) {
+    return true;
+  }
   return [paths.oldPath, paths.newPath].some((p) => !isDevNull(p) && names.includes(p));
 }
 
@@ -217,12 +249,23 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
 
   // A `diff --git` section with no ---/+++ lines: a pure rename, or an empty added or deleted file.
   const flushGit = () => {
-    if (!git || git.used) {return;}
+    if (!git || git.used) {
+      return;
+    }
     const oldPath = git.renameFrom ?? git.oldPath;
     const newPath = git.renameTo ?? git.newPath;
-    if (git.newFile && newPath) {files.push({ kind: 'add', path: newPath, blocks: [{ index: ++hunks, search: '', replace: '', sourceLine: git.line, filePath: newPath, hunk: { format: 'unified-diff' } }], sourceLine: git.line });}
-    else if (git.deletedFile && oldPath) {files.push({ kind: 'delete', path: oldPath, blocks: [], sourceLine: git.line });}
-    else if (git.renameFrom && git.renameTo) {files.push({ kind: 'update', path: git.renameFrom, moveTo: git.renameTo, blocks: [], sourceLine: git.line });}
+    if (git.newFile && newPath) {
+      files.push({
+        kind: 'add',
+        path: newPath,
+        blocks: [{ index: ++hunks, search: '', replace: '', sourceLine: git.line, filePath: newPath, hunk: { format: 'unified-diff' } }],
+        sourceLine: git.line,
+      });
+    } else if (git.deletedFile && oldPath) {
+      files.push({ kind: 'delete', path: oldPath, blocks: [], sourceLine: git.line });
+    } else if (git.renameFrom && git.renameTo) {
+      files.push({ kind: 'update', path: git.renameFrom, moveTo: git.renameTo, blocks: [], sourceLine: git.line });
+    }
   };
 
   let i = 0;
@@ -236,12 +279,21 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
       continue;
     }
     if (git && !git.used) {
-      if (/^new file mode /.test(line)) {git.newFile = true;}
-      else if (/^deleted file mode /.test(line)) {git.deletedFile = true;}
-      else if (line.startsWith('rename from ')) {git.renameFrom = line.slice('rename from '.length).trim();}
-      else if (line.startsWith('rename to ')) {git.renameTo = line.slice('rename to '.length).trim();}
-      else if (line.startsWith('Binary files ') || line === 'GIT binary patch') {
-        failFile(hunks + 1, i + 1, 'a text diff', `${git.newPath ?? git.oldPath ?? 'a file'} has a binary diff, which cannot be applied as text`);
+      if (/^new file mode /.test(line)) {
+        git.newFile = true;
+      } else if (/^deleted file mode /.test(line)) {
+        git.deletedFile = true;
+      } else if (line.startsWith('rename from ')) {
+        git.renameFrom = line.slice('rename from '.length).trim();
+      } else if (line.startsWith('rename to ')) {
+        git.renameTo = line.slice('rename to '.length).trim();
+      } else if (line.startsWith('Binary files ') || line === 'GIT binary patch') {
+        failFile(
+          hunks + 1,
+          i + 1,
+          'a text diff',
+          `${git.newPath ?? git.oldPath ?? 'a file'} has a binary diff, which cannot be applied as text`,
+        );
       }
     }
     if (line.startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ')) {
@@ -251,23 +303,34 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
         flushGit();
         git = undefined;
       }
-      const added = isDevNull(paths.oldPath) || (git?.newFile === true);
-      const deleted = isDevNull(paths.newPath) || (git?.deletedFile === true);
-      if (added && deleted) {failFile(hunks + 1, i + 1, 'a file path', 'both sides of the file header are /dev/null');}
-      if (added) {current = { kind: 'add', path: paths.newPath, blocks: [], sourceLine: i + 1 };}
-      else if (deleted) {current = { kind: 'delete', path: paths.oldPath, blocks: [], sourceLine: i + 1 };}
-      else {
+      const added = isDevNull(paths.oldPath) || git?.newFile === true;
+      const deleted = isDevNull(paths.newPath) || git?.deletedFile === true;
+      if (added && deleted) {
+        failFile(hunks + 1, i + 1, 'a file path', 'both sides of the file header are /dev/null');
+      }
+      if (added) {
+        current = { kind: 'add', path: paths.newPath, blocks: [], sourceLine: i + 1 };
+      } else if (deleted) {
+        current = { kind: 'delete', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
+      } else {
         current = { kind: 'update', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
         // Only git's rename headers say "move"; otherwise two names are two spellings of the file to edit.
         if (paths.newPath !== paths.oldPath) {
           const renamed = git?.renameFrom !== undefined && git.renameTo !== undefined;
-          if (renamed) {current.moveTo = paths.newPath;}
-          else {current.names = [paths.oldPath, paths.newPath];}
+          if (renamed) {
+            current.moveTo = paths.newPath;
+          } else {
+            current.names = [paths.oldPath, paths.newPath];
+          }
         }
       }
-      if (current.path === '') {failFile(hunks + 1, i + 1, 'a file path', `the file header '${line.trim()}' names no file`);}
+      if (current.path === '') {
+        failFile(hunks + 1, i + 1, 'a file path', `the file header '${line.trim()}' names no file`);
+      }
       files.push(current);
-      if (git) {git.used = true;}
+      if (git) {
+        git.used = true;
+      }
       i += 2;
       continue;
     }
@@ -286,7 +349,14 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
   flushGit();
   for (const file of files) {
     if (file.kind === 'add' && file.blocks.length === 0) {
-      file.blocks.push({ index: ++hunks, search: '', replace: '', sourceLine: file.sourceLine, filePath: file.path, hunk: { format: 'unified-diff' } });
+      file.blocks.push({
+        index: ++hunks,
+        search: '',
+        replace: '',
+        sourceLine: file.sourceLine,
+        filePath: file.path,
+        hunk: { format: 'unified-diff' },
+      });
     }
   }
   return { format: 'unified-diff', files };
@@ -305,19 +375,31 @@ function readUnifiedHunk(lines: readonly string[], at: number, numeric: RegExpEx
     const l = lines[j];
     if (l.startsWith('\\')) {
       // "\ No newline at end of file": about the line before it.
-      if (body.length > 0) {body[body.length - 1].noNewline = true;}
+      if (body.length > 0) {
+        body[body.length - 1].noNewline = true;
+      }
       continue;
     }
     const countsMet = oldCount !== undefined && oldSeen >= oldCount && newSeen >= (newCount ?? 0);
-    if (l.startsWith('--- ') && j + 1 < lines.length && lines[j + 1].startsWith('+++ ')) {break;}
-    if (l.startsWith('diff --git ') || l.startsWith('@@')) {break;}
+    if (l.startsWith('--- ') && j + 1 < lines.length && lines[j + 1].startsWith('+++ ')) {
+      break;
+    }
+    if (l.startsWith('diff --git ') || l.startsWith('@@')) {
+      break;
+    }
     // Counts met: a correct hunk ends here unless more hunk lines follow (then the counts were wrong).
-    if (countsMet && (l === '' || l === '-- ')) {break;}
+    if (countsMet && (l === '' || l === '-- ')) {
+      break;
+    }
     const c = l[0];
     if (c === ' ' || c === '-' || c === '+') {
       body.push({ kind: c, text: l.slice(1), line: j + 1 });
-      if (c !== '+') {oldSeen++;}
-      if (c !== '-') {newSeen++;}
+      if (c !== '+') {
+        oldSeen++;
+      }
+      if (c !== '-') {
+        newSeen++;
+      }
     } else if (l === '') {
       body.push({ kind: ' ', text: '', implicit: true, line: j + 1 });
       oldSeen++;
@@ -328,30 +410,52 @@ function readUnifiedHunk(lines: readonly string[], at: number, numeric: RegExpEx
   }
   trimTrailingBlanks(body, (b) => oldCount !== undefined && b.filter((x) => x.kind !== '+').length === oldCount);
   if (body.length === 0) {
-    fail(index, at + 1, "' ', '-' or '+' lines", `expected the hunk's lines (' ' context, '-' removed, '+' added) after '${lines[at].trim()}'`);
+    fail(
+      index,
+      at + 1,
+      "' ', '-' or '+' lines",
+      `expected the hunk's lines (' ' context, '-' removed, '+' added) after '${lines[at].trim()}'`,
+    );
   }
   const hunk: HunkInfo = { format: 'unified-diff' };
-  if (oldStart !== undefined && oldStart > 0) {hunk.headerLine = oldStart;}
+  if (oldStart !== undefined && oldStart > 0) {
+    hunk.headerLine = oldStart;
+  }
   if (file.kind === 'add') {
     const stray = body.find((l) => l.kind !== '+');
     if (stray) {
-      fail(index, stray.line ?? at + 1, "'+' lines",
-        `${file.path} is a new file (/dev/null before it), so its hunk can only add lines ('+'), but it has '${stray.kind === ' ' ? ' ' : '-'}${stray.text}'`);
+      fail(
+        index,
+        stray.line ?? at + 1,
+        "'+' lines",
+        `${file.path} is a new file (/dev/null before it), so its hunk can only add lines ('+'), but it has '${stray.kind === ' ' ? ' ' : '-'}${stray.text}'`,
+      );
     }
     const text = body.map((l) => l.text).join('\n');
     const existing = file.blocks[0];
-    if (existing) {existing.replace = existing.replace === '' ? text : `${existing.replace}\n${text}`;}
-    else {file.blocks.push(blockFrom(body, index, at + 1, fileName(file), hunk));}
+    if (existing) {
+      existing.replace = existing.replace === '' ? text : `${existing.replace}\n${text}`;
+    } else {
+      file.blocks.push(blockFrom(body, index, at + 1, fileName(file), hunk));
+    }
     file.noFinalNewline = body[body.length - 1].noNewline === true;
     return j;
   }
-  if (file.kind === 'delete') {return j;}
+  if (file.kind === 'delete') {
+    return j;
+  }
   const block = blockFrom(body, index, at + 1, fileName(file), hunk);
   if (block.search === '' && !(oldStart === 0 && file.path === undefined)) {
-    fail(index, at + 1, "context lines (' ') or removed lines ('-')",
-      'the hunk only adds lines and quotes no line of the file, so there is nothing to find its place by; re-create the diff with context lines (e.g. git diff -U3)');
+    fail(
+      index,
+      at + 1,
+      "context lines (' ') or removed lines ('-')",
+      'the hunk only adds lines and quotes no line of the file, so there is nothing to find its place by; re-create the diff with context lines (e.g. git diff -U3)',
+    );
   }
-  if (hunk.headerLine !== undefined) {block.startLine = hunk.headerLine;}
+  if (hunk.headerLine !== undefined) {
+    block.startLine = hunk.headerLine;
+  }
   file.blocks.push(block);
   return j;
 }
@@ -402,10 +506,16 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
       const upd = UPDATE_FILE.exec(t);
       const path = (add ?? del ?? upd)?.[1];
       if (path === undefined) {
-        failFile(hunks + 1, i + 1, "'*** Add File:', '*** Delete File:', '*** Update File:' or '*** End Patch'",
-          `expected '*** Add File: <path>', '*** Delete File: <path>', '*** Update File: <path>' or '*** End Patch', found '${t}'`);
+        failFile(
+          hunks + 1,
+          i + 1,
+          "'*** Add File:', '*** Delete File:', '*** Update File:' or '*** End Patch'",
+          `expected '*** Add File: <path>', '*** Delete File: <path>', '*** Update File: <path>' or '*** End Patch', found '${t}'`,
+        );
       }
-      if (path === '') {failFile(hunks + 1, i + 1, 'a file path', `'${t}' names no file`);}
+      if (path === '') {
+        failFile(hunks + 1, i + 1, 'a file path', `'${t}' names no file`);
+      }
       const headerLine = i + 1;
       i++;
       if (del) {
@@ -416,11 +526,20 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
         const body: HunkLine[] = [];
         for (; i < lines.length; i++) {
           const l = strip(lines[i]);
-          if (isSectionEnd(l.trim())) {break;}
-          if (l.startsWith('+')) {body.push({ kind: '+', text: l.slice(1) });}
-          else if (l.trim() === '') {body.push({ kind: '+', text: '', implicit: true });}
-          else {
-            fail(hunks + 1, i + 1, "'+'", `every line of an added file starts with '+' (${path}, added on line ${headerLine}), found '${l}'`);
+          if (isSectionEnd(l.trim())) {
+            break;
+          }
+          if (l.startsWith('+')) {
+            body.push({ kind: '+', text: l.slice(1) });
+          } else if (l.trim() === '') {
+            body.push({ kind: '+', text: '', implicit: true });
+          } else {
+            fail(
+              hunks + 1,
+              i + 1,
+              "'+'",
+              `every line of an added file starts with '+' (${path}, added on line ${headerLine}), found '${l}'`,
+            );
           }
         }
         trimTrailingBlanks(body, () => false);
@@ -433,7 +552,9 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
       const file: FileChange = { kind: 'update', path, blocks: [], sourceLine: headerLine };
       const move = i < lines.length ? MOVE_TO.exec(strip(lines[i]).trim()) : null;
       if (move) {
-        if (move[1] === '') {failFile(hunks + 1, i + 1, 'a file path', "'*** Move to:' names no file");}
+        if (move[1] === '') {
+          failFile(hunks + 1, i + 1, 'a file path', "'*** Move to:' names no file");
+        }
         file.moveTo = move[1];
         i++;
       }
@@ -445,13 +566,22 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
         trimTrailingBlanks(body, () => false);
         if (body.length === 0) {
           if (anchors.length > 0 || endOfFile) {
-            fail(hunks + 1, hunkLine, "' ', '-' or '+' lines", "expected the hunk's lines (' ' context, '-' removed, '+' added) after '@@'");
+            fail(
+              hunks + 1,
+              hunkLine,
+              "' ', '-' or '+' lines",
+              "expected the hunk's lines (' ' context, '-' removed, '+' added) after '@@'",
+            );
           }
           return;
         }
         const hunk: HunkInfo = { format: 'apply-patch' };
-        if (anchors.length > 0) {hunk.anchors = anchors;}
-        if (endOfFile) {hunk.endOfFile = true;}
+        if (anchors.length > 0) {
+          hunk.anchors = anchors;
+        }
+        if (endOfFile) {
+          hunk.endOfFile = true;
+        }
         file.blocks.push(blockFrom(body, ++hunks, hunkLine, path, hunk));
         anchors = [];
         body = [];
@@ -459,17 +589,25 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
       for (; i < lines.length; i++) {
         const l = strip(lines[i]);
         const t = l.trim();
-        if (isSectionEnd(t)) {break;}
+        if (isSectionEnd(t)) {
+          break;
+        }
         if (END_OF_FILE.test(t)) {
           flush(true);
           sawHeader = false;
           continue;
         }
         if (l === '@@' || l.startsWith('@@ ')) {
-          if (body.length > 0) {flush(false);}
-          if (anchors.length === 0) {hunkLine = i + 1;}
+          if (body.length > 0) {
+            flush(false);
+          }
+          if (anchors.length === 0) {
+            hunkLine = i + 1;
+          }
           const anchor = l.slice(2).trim();
-          if (anchor !== '') {anchors.push(l.slice(3));}
+          if (anchor !== '') {
+            anchors.push(l.slice(3));
+          }
           sawHeader = true;
           continue;
         }
@@ -478,12 +616,18 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
           if (body.length === 0 && !sawHeader && file.blocks.length > 0) {
             fail(hunks + 1, i + 1, "'@@'", `expected '@@' before the next hunk of ${path}, found '${l}'`);
           }
-          if (body.length === 0 && anchors.length === 0) {hunkLine = i + 1;}
+          if (body.length === 0 && anchors.length === 0) {
+            hunkLine = i + 1;
+          }
           body.push(l === '' ? { kind: ' ', text: '', implicit: true } : { kind: c as ' ' | '-' | '+', text: l.slice(1) });
           continue;
         }
-        fail(hunks + 1, i + 1, "' ', '-', '+', '@@' or '*** End of File'",
-          `expected a hunk line of ${path} (' ' context, '-' removed, '+' added, '@@' or '*** End of File'), found '${l}'`);
+        fail(
+          hunks + 1,
+          i + 1,
+          "' ', '-', '+', '@@' or '*** End of File'",
+          `expected a hunk line of ${path} (' ' context, '-' removed, '+' added, '@@' or '*** End of File'), found '${l}'`,
+        );
       }
       flush(false);
       if (file.blocks.length === 0 && file.moveTo === undefined) {
@@ -491,12 +635,19 @@ function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatc
       }
       for (const block of file.blocks) {
         // Codex appends a hunk with no old lines at the end of the file.
-        if (block.search === '') {block.hunk!.endOfFile = true;}
+        if (block.search === '') {
+          block.hunk!.endOfFile = true;
+        }
       }
       files.push(file);
     }
     if (!ended) {
-      failFile(hunks + 1, lastLine, "'*** End Patch'", `expected '*** End Patch' but the input ended (the patch began on line ${beginLine})`);
+      failFile(
+        hunks + 1,
+        lastLine,
+        "'*** End Patch'",
+        `expected '*** End Patch' but the input ended (the patch began on line ${beginLine})`,
+      );
     }
   }
   return { format: 'apply-patch', files };

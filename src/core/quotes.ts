@@ -18,11 +18,15 @@ export function alignQuotes(pairs: ReadonlyArray<readonly [string, string]>): Qu
   for (const [s, d] of pairs) {
     const sq = quoteChars(s);
     const dq = quoteChars(d);
-    if (sq.length !== dq.length) {return undefined;}
+    if (sq.length !== dq.length) {
+      return undefined;
+    }
     for (let i = 0; i < sq.length; i++) {
       const sf = quoteFamily(sq[i])!;
       const df = quoteFamily(dq[i])!;
-      if ((forward.get(sf) ?? df) !== df || (backward.get(df) ?? sf) !== sf) {return undefined;}
+      if ((forward.get(sf) ?? df) !== df || (backward.get(df) ?? sf) !== sf) {
+        return undefined;
+      }
       forward.set(sf, df);
       backward.set(df, sf);
       out.push([sq[i], dq[i]]);
@@ -35,9 +39,14 @@ export function quotesDiffer(pairs: QuotePairs): { curly: boolean; swapped: bool
   let curly = false;
   let swapped = false;
   for (const [s, d] of pairs) {
-    if (s === d) {continue;}
-    if (quoteFamily(s) !== quoteFamily(d)) {swapped = true;}
-    else {curly = true;}
+    if (s === d) {
+      continue;
+    }
+    if (quoteFamily(s) !== quoteFamily(d)) {
+      swapped = true;
+    } else {
+      curly = true;
+    }
   }
   return { curly, swapped };
 }
@@ -59,18 +68,28 @@ interface Target {
 function curlyPair(family: QuoteFamily, seen: readonly string[]): { open: string; close: string } {
   const has = (c: string) => seen.includes(c);
   if (family === 'double') {
-    if (has('\u201E')) {return { open: '\u201E', close: has('\u201D') && !has('\u201C') ? '\u201D' : '\u201C' };}
-    if (has('\u00AB') || has('\u00BB')) {return { open: '\u00AB', close: '\u00BB' };}
+    if (has('\u201E')) {
+      return { open: '\u201E', close: has('\u201D') && !has('\u201C') ? '\u201D' : '\u201C' };
+    }
+    if (has('\u00AB') || has('\u00BB')) {
+      return { open: '\u00AB', close: '\u00BB' };
+    }
     return { open: '\u201C', close: '\u201D' };
   }
-  if (has('\u201A')) {return { open: '\u201A', close: '\u2018' };}
-  if (has('\u2039') || has('\u203A')) {return { open: '\u2039', close: '\u203A' };}
+  if (has('\u201A')) {
+    return { open: '\u201A', close: '\u2018' };
+  }
+  if (has('\u2039') || has('\u203A')) {
+    return { open: '\u2039', close: '\u203A' };
+  }
   return { open: '\u2018', close: '\u2019' };
 }
 
 /** An opening quote follows the start of the line, whitespace, an opening bracket or a dash. */
 function opensAt(text: string, i: number): boolean {
-  if (i === 0) {return true;}
+  if (i === 0) {
+    return true;
+  }
   const prev = text[i - 1];
   return /[\s([{<\u2014\u2013\-/]/.test(prev) || (quoteFamily(prev) !== undefined && opensAt(text, i - 1));
 }
@@ -90,8 +109,11 @@ export function quoteStyler(
   for (const [s, d] of aligned) {
     const key = classOf(s);
     const list = seen.get(key);
-    if (list) {list.push(d);}
-    else {seen.set(key, [d]);}
+    if (list) {
+      list.push(d);
+    } else {
+      seen.set(key, [d]);
+    }
   }
   const fileQuotes = quoteChars(fileText);
   const targets = new Map<string, Target>();
@@ -99,7 +121,9 @@ export function quoteStyler(
     const family = quoteFamily(docChars[0])!;
     const allCurly = docChars.every((c) => !isStraight(c));
     const allStraight = docChars.every(isStraight);
-    if (!allCurly && !allStraight) {continue;}
+    if (!allCurly && !allStraight) {
+      continue;
+    }
     const pair = curlyPair(family, allCurly ? docChars : []);
     targets.set(key, { family, curly: allCurly, ...pair });
   }
@@ -108,14 +132,18 @@ export function quoteStyler(
   const straightens = aligned.some(([s, d]) => isStraight(s) && !isStraight(d));
   for (const family of straightens ? (['single', 'double'] as const) : []) {
     const key = STRAIGHT[family];
-    if (targets.has(key)) {continue;}
+    if (targets.has(key)) {
+      continue;
+    }
     const ofFamily = fileQuotes.filter((c) => quoteFamily(c) === family);
     if (ofFamily.length > 0 && ofFamily.every((c) => !isStraight(c))) {
       targets.set(key, { family, curly: true, ...curlyPair(family, ofFamily) });
     }
   }
   const identity = [...targets].every(([key, t]) => (isStraight(key) ? !t.curly && STRAIGHT[t.family] === key : false));
-  if (targets.size === 0 || identity) {return undefined;}
+  if (targets.size === 0 || identity) {
+    return undefined;
+  }
 
   return (line: string, editable?: (index: number) => boolean) => {
     let out = '';

@@ -92,13 +92,32 @@ export interface PartialMatch {
  * spaces, ellipsis, zero-width characters (and runs of 3+ dots, which may stand for an ellipsis).
  */
 function isUnstable(c: number): boolean {
-  if (c <= 32) {return true;}
-  if (c < 127) {return c === 34 || c === 39 || c === 45;}
+  if (c <= 32) {
+    return true;
+  }
+  if (c < 127) {
+    return c === 34 || c === 39 || c === 45;
+  }
   return (
-    c === 0x85 || c === 0xa0 || c === 0xab || c === 0xad || c === 0xbb || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x201f) || c === 0x2026 || (c >= 0x2028 && c <= 0x202f) || c === 0x2039 ||
-    c === 0x203a || c === 0x205f || c === 0x2060 || c === 0x2212 || c === 0x3000 || c === 0xfe58 ||
-    c === 0xfe63 || c === 0xfeff || c === 0xff0d
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0xab ||
+    c === 0xad ||
+    c === 0xbb ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x201f) ||
+    c === 0x2026 ||
+    (c >= 0x2028 && c <= 0x202f) ||
+    c === 0x2039 ||
+    c === 0x203a ||
+    c === 0x205f ||
+    c === 0x2060 ||
+    c === 0x2212 ||
+    c === 0x3000 ||
+    c === 0xfe58 ||
+    c === 0xfe63 ||
+    c === 0xfeff ||
+    c === 0xff0d
   );
 }
 
@@ -114,20 +133,37 @@ function isIndentCode(c: number): boolean {
 function tooLong(text: string, ls: number, le: number, maxKey: number, allWhitespace: boolean): boolean {
   if (allWhitespace) {
     let n = 0;
-    for (let i = ls; i < le; i++) {if (!isUnicodeSpace(text.charCodeAt(i)) && ++n > maxKey) {return true;}}
+    for (let i = ls; i < le; i++) {
+      if (!isUnicodeSpace(text.charCodeAt(i)) && ++n > maxKey) {
+        return true;
+      }
+    }
     return false;
   }
   let a = ls;
   let b = le;
-  while (b > a && isUnicodeSpace(text.charCodeAt(b - 1))) {b--;}
-  while (a < b && isUnicodeSpace(text.charCodeAt(a))) {a++;}
+  while (b > a && isUnicodeSpace(text.charCodeAt(b - 1))) {
+    b--;
+  }
+  while (a < b && isUnicodeSpace(text.charCodeAt(a))) {
+    a++;
+  }
   return b - a > maxKey;
 }
 
 function isUnicodeSpace(c: number): boolean {
   return (
-    c === 32 || c === 9 || c === 11 || c === 12 || c === 13 || c === 0xa0 || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000
+    c === 32 ||
+    c === 9 ||
+    c === 11 ||
+    c === 12 ||
+    c === 13 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
   );
 }
 
@@ -143,12 +179,18 @@ function scanRuns(core: string, line: number, best: { any?: Anchor; word?: Ancho
   let wordStart = 0;
   const take = (from: number, to: number, which: 'any' | 'word') => {
     const cur = best[which];
-    if (to - from > 0 && (!cur || to - from > cur.text.length)) {best[which] = { text: core.slice(from, to), line };}
+    if (to - from > 0 && (!cur || to - from > cur.text.length)) {
+      best[which] = { text: core.slice(from, to), line };
+    }
   };
   for (let i = 0; i <= core.length; i++) {
     const c = i < core.length ? core.charCodeAt(i) : 0;
     let dots = 0;
-    if (c === 46) {while (core.charCodeAt(i + dots) === 46) {dots++;}}
+    if (c === 46) {
+      while (core.charCodeAt(i + dots) === 46) {
+        dots++;
+      }
+    }
     if (i === core.length || isUnstable(c) || dots >= 3) {
       take(runStart, i, 'any');
       take(wordStart, i, 'word');
@@ -167,7 +209,11 @@ export function prepareSearch(search: string): SearchSpec {
   for (let k = 0; k < lines.length; k++) {
     let core = stripLineNumber(lines[k]) ?? lines[k];
     if (core.includes('<')) {
-      for (const [short] of SANITIZED_TAGS) {if (core.includes(short)) {core = core.split(short).join('\u0000');}}
+      for (const [short] of SANITIZED_TAGS) {
+        if (core.includes(short)) {
+          core = core.split(short).join('\u0000');
+        }
+      }
     }
     scanRuns(core, k, best);
   }
@@ -215,7 +261,9 @@ function alternativesFor(spec: SearchSpec, tier: Tier, k: number): SearchAlterna
     perTier.set(tier, lines);
   }
   const known = lines[k];
-  if (known) {return known;}
+  if (known) {
+    return known;
+  }
   const { fn } = docKeyFn(tier);
   const line = spec.lines[k];
   const texts: Array<{ text: string; strippedLineNumber: boolean; restoredTags: string[] }> = [
@@ -223,18 +271,24 @@ function alternativesFor(spec: SearchSpec, tier: Tier, k: number): SearchAlterna
   ];
   if (tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace') {
     const stripped = stripLineNumber(line);
-    if (stripped !== undefined) {texts.push({ text: stripped, strippedLineNumber: true, restoredTags: [] });}
+    if (stripped !== undefined) {
+      texts.push({ text: stripped, strippedLineNumber: true, restoredTags: [] });
+    }
   }
   if (tier === 'sanitized-tags' || tier === 'whitespace') {
     for (const t of [...texts]) {
       const r = restoreTags(t.text);
-      if (r.tags.length) {texts.push({ text: r.line, strippedLineNumber: t.strippedLineNumber, restoredTags: r.tags });}
+      if (r.tags.length) {
+        texts.push({ text: r.line, strippedLineNumber: t.strippedLineNumber, restoredTags: r.tags });
+      }
     }
   }
   const out: SearchAlternative[] = [];
   for (const t of texts) {
     const key = fn(t.text);
-    if (!out.some((a) => a.key === key)) {out.push({ key, ...t });}
+    if (!out.some((a) => a.key === key)) {
+      out.push({ key, ...t });
+    }
   }
   lines[k] = out;
   return out;
@@ -253,7 +307,9 @@ function anchorLineStarts(doc: DocLines, anchor: string): number[] {
     // One entry per line: continue after this line, so a line holding the anchor many times (minified
     // code) costs one scan, not one per occurrence.
     const nl = text.indexOf('\n', p);
-    if (nl === -1) {break;}
+    if (nl === -1) {
+      break;
+    }
     p = text.indexOf(anchor, nl + 1);
   }
   return out;
@@ -261,7 +317,9 @@ function anchorLineStarts(doc: DocLines, anchor: string): number[] {
 
 function allStarts(doc: DocLines, m: number): number[] {
   const out: number[] = [];
-  for (let s = 0; s + m <= doc.count; s++) {out.push(s);}
+  for (let s = 0; s + m <= doc.count; s++) {
+    out.push(s);
+  }
   return out;
 }
 
@@ -285,7 +343,9 @@ export class Matcher {
   /** Start offset of the line before the one starting at ls, or -1 at the top of the file. */
   private previousLineStart(ls: number): number {
     const first = this.doc.start(0);
-    if (ls <= first) {return -1;}
+    if (ls <= first) {
+      return -1;
+    }
     const nl = ls >= 2 ? this.doc.text.lastIndexOf('\n', ls - 2) : -1;
     return Math.max(nl + 1, first);
   }
@@ -312,14 +372,22 @@ export class Matcher {
     if (tier === 'exact') {
       for (const ls of hits) {
         let ws = ls;
-        for (let k = 0; k < anchor.line && ws !== -1; k++) {ws = this.previousLineStart(ws);}
-        if (ws === -1 || !text.startsWith(this.spec.raw, ws)) {continue;}
+        for (let k = 0; k < anchor.line && ws !== -1; k++) {
+          ws = this.previousLineStart(ws);
+        }
+        if (ws === -1 || !text.startsWith(this.spec.raw, ws)) {
+          continue;
+        }
         const s = doc.lineAt(ws);
-        if (doc.has(s + m - 1)) {out.push(s);}
+        if (doc.has(s + m - 1)) {
+          out.push(s);
+        }
       }
       return out;
     }
-    if (hits.length === 0) {return out;}
+    if (hits.length === 0) {
+      return out;
+    }
     const keys = alternativesFor(this.spec, tier, anchor.line);
     const { cache: cacheName, fn } = docKeyFn(tier);
     // Tiers 2-5 only trim and swap characters one for one: the trimmed length must already agree.
@@ -327,17 +395,32 @@ export class Matcher {
     const lengths = trims >= 0 ? new Set(keys.map((a) => a.key.length)) : undefined;
     const byStart = (this.hitKeys[cacheName] ??= new Map<number, string>());
     let maxKey = 0;
-    for (const a of keys) {maxKey = Math.max(maxKey, a.key.length);}
+    for (const a of keys) {
+      maxKey = Math.max(maxKey, a.key.length);
+    }
     for (const ls of hits) {
       let le = text.indexOf('\n', ls);
-      if (le === -1) {le = text.length;}
-      else if (le > ls && text.charCodeAt(le - 1) === 13) {le--;}
+      if (le === -1) {
+        le = text.length;
+      } else if (le > ls && text.charCodeAt(le - 1) === 13) {
+        le--;
+      }
       if (lengths) {
         let a = ls;
         let b = le;
-        if (trims >= 1) {while (b > a && isIndentCode(text.charCodeAt(b - 1))) {b--;}}
-        if (trims >= 2) {while (a < b && isIndentCode(text.charCodeAt(a))) {a++;}}
-        if (!lengths.has(b - a)) {continue;}
+        if (trims >= 1) {
+          while (b > a && isIndentCode(text.charCodeAt(b - 1))) {
+            b--;
+          }
+        }
+        if (trims >= 2) {
+          while (a < b && isIndentCode(text.charCodeAt(a))) {
+            a++;
+          }
+        }
+        if (!lengths.has(b - a)) {
+          continue;
+        }
       } else if (tooLong(text, ls, le, maxKey, tier === 'whitespace')) {
         continue;
       }
@@ -346,9 +429,13 @@ export class Matcher {
         key = fn(text.slice(ls, le));
         byStart.set(ls, key);
       }
-      if (!keys.some((a) => a.key === key)) {continue;}
+      if (!keys.some((a) => a.key === key)) {
+        continue;
+      }
       const s = doc.lineAt(ls) - anchor.line;
-      if (s >= 0 && doc.has(s + m - 1)) {out.push(s);}
+      if (s >= 0 && doc.has(s + m - 1)) {
+        out.push(s);
+      }
     }
     return out;
   }
@@ -358,11 +445,15 @@ export class Matcher {
     const doc = this.doc;
     const m = this.spec.lines.length;
     const anchor = this.spec.anchor;
-    if (!anchor || !this.useAnchors) {return (this.everything ??= allStarts(doc, m));}
+    if (!anchor || !this.useAnchors) {
+      return (this.everything ??= allStarts(doc, m));
+    }
     const out: number[] = [];
     for (const ls of (this.anchorHits ??= anchorLineStarts(doc, anchor.text))) {
       const s = doc.lineAt(ls) - anchor.line;
-      if (s >= 0 && doc.has(s + m - 1)) {out.push(s);}
+      if (s >= 0 && doc.has(s + m - 1)) {
+        out.push(s);
+      }
     }
     return out;
   }
@@ -373,7 +464,9 @@ export class Matcher {
     if (tier === 'exact') {
       for (const s of this.windows('exact')) {
         const occ = this.verifyExact(s);
-        if (occ) {out.push(occ);}
+        if (occ) {
+          out.push(occ);
+        }
       }
       return out;
     }
@@ -397,9 +490,13 @@ export class Matcher {
         }
         chosen.push(alt);
       }
-      if (!ok) {continue;}
+      if (!ok) {
+        continue;
+      }
       const occ = this.verifyWindow(tier, s, chosen);
-      if (occ) {out.push(occ);}
+      if (occ) {
+        out.push(occ);
+      }
     }
     return out;
   }
@@ -414,20 +511,26 @@ export class Matcher {
   findFirst(): { tier: Tier; occurrences: Occurrence[] } | undefined {
     for (const tier of LINE_TIERS) {
       const occurrences = this.find(tier);
-      if (occurrences.length === 0) {continue;}
+      if (occurrences.length === 0) {
+        continue;
+      }
       const known = new Set(occurrences.map((o) => o.start));
       const looser: Tier[] =
         tier === 'exact' ? ['line-endings', 'trailing-whitespace'] : tier === 'line-endings' ? ['trailing-whitespace'] : [];
       let added = false;
       for (const t of looser) {
         for (const o of this.find(t)) {
-          if (known.has(o.start)) {continue;}
+          if (known.has(o.start)) {
+            continue;
+          }
           known.add(o.start);
           occurrences.push(o);
           added = true;
         }
       }
-      if (added) {occurrences.sort((a, b) => a.start - b.start);}
+      if (added) {
+        occurrences.sort((a, b) => a.start - b.start);
+      }
       return { tier, occurrences };
     }
     return undefined;
@@ -438,7 +541,9 @@ export class Matcher {
     const raw = this.spec.raw;
     const from = doc.start(s);
     const lastLine = s + this.spec.lines.length - 1;
-    if (from + raw.length !== doc.contentEnd(lastLine) || !doc.text.startsWith(raw, from)) {return undefined;}
+    if (from + raw.length !== doc.contentEnd(lastLine) || !doc.text.startsWith(raw, from)) {
+      return undefined;
+    }
     // Byte-equal: no quote relation to carry over (an identity mapping changes nothing).
     const searchLines = this.spec.lines;
     return {
@@ -464,7 +569,9 @@ export class Matcher {
       const rows: number[] = [];
       const leads: Array<[string, string]> = [];
       pairs.forEach(([sl, dl], k) => {
-        if (isBlank(sl) || isBlank(dl)) {return;}
+        if (isBlank(sl) || isBlank(dl)) {
+          return;
+        }
         rows.push(k);
         leads.push([leadingWhitespace(sl), leadingWhitespace(dl)]);
       });
@@ -483,9 +590,15 @@ export class Matcher {
       indent = strict;
     }
     const quotes = alignQuotes(pairs);
-    if (!quotes) {return undefined;}
+    if (!quotes) {
+      return undefined;
+    }
     const restored = new Set<string>();
-    for (const a of chosen) {for (const t of a.restoredTags) {restored.add(t);}}
+    for (const a of chosen) {
+      for (const t of a.restoredTags) {
+        restored.add(t);
+      }
+    }
     const occ: Occurrence = {
       tier,
       start: s,
@@ -508,7 +621,9 @@ export class Matcher {
   findPartial(): PartialMatch[] {
     const lines = this.spec.lines.map(trimWs);
     const m = lines.length;
-    if (lines.every((l) => l.length === 0)) {return [];}
+    if (lines.every((l) => l.length === 0)) {
+      return [];
+    }
     const out: PartialMatch[] = [];
     for (const s of this.looseWindows()) {
       const partialLines: number[] = [];
@@ -516,15 +631,27 @@ export class Matcher {
       for (let k = 0; k < m && ok; k++) {
         const want = lines[k];
         const have = trimWs(this.doc.line(s + k));
-        if (have === want) {continue;}
-        if (want.length === 0) {ok = false;}
-        else if (m === 1) {ok = have.includes(want);}
-        else if (k === 0) {ok = have.endsWith(want);}
-        else if (k === m - 1) {ok = have.startsWith(want);}
-        else {ok = false;}
-        if (ok) {partialLines.push(s + k);}
+        if (have === want) {
+          continue;
+        }
+        if (want.length === 0) {
+          ok = false;
+        } else if (m === 1) {
+          ok = have.includes(want);
+        } else if (k === 0) {
+          ok = have.endsWith(want);
+        } else if (k === m - 1) {
+          ok = have.startsWith(want);
+        } else {
+          ok = false;
+        }
+        if (ok) {
+          partialLines.push(s + k);
+        }
       }
-      if (ok && partialLines.length > 0) {out.push({ start: s, end: s + m, partialLines });}
+      if (ok && partialLines.length > 0) {
+        out.push({ start: s, end: s + m, partialLines });
+      }
     }
     return out;
   }
@@ -536,18 +663,20 @@ function trailing(line: string): string {
   return line.slice(trimEndWs(line).length);
 }
 
-function describeNormalisations(
-  doc: DocLines,
-  occ: Occurrence,
-  pairs: ReadonlyArray<readonly [string, string]>,
-): string[] {
+function describeNormalisations(doc: DocLines, occ: Occurrence, pairs: ReadonlyArray<readonly [string, string]>): string[] {
   const notes: string[] = [];
   const rank = LINE_TIERS.indexOf(occ.tier);
   const at = (t: Tier) => rank >= LINE_TIERS.indexOf(t);
   if (at('line-endings')) {
     let crlf = false;
-    for (let i = occ.start; i < occ.end - 1; i++) {if (doc.eol(i) === '\r\n') {crlf = true;}}
-    if (crlf) {notes.push('matched after normalising line endings (the file uses CRLF)');}
+    for (let i = occ.start; i < occ.end - 1; i++) {
+      if (doc.eol(i) === '\r\n') {
+        crlf = true;
+      }
+    }
+    if (crlf) {
+      notes.push('matched after normalising line endings (the file uses CRLF)');
+    }
   }
   if (at('trailing-whitespace') && pairs.some(([s, d]) => trailing(s) !== trailing(d))) {
     notes.push('matched after ignoring trailing whitespace');
@@ -565,10 +694,18 @@ function describeNormalisations(
   }
   if (at('unicode')) {
     const kinds = new Set<UnicodeKind>();
-    for (const [s, d] of pairs) {for (const k of unicodeDifferences(s, d)) {kinds.add(k);}}
-    if (kinds.size) {notes.push(`matched after normalising unicode punctuation (${[...kinds].join(', ')})`);}
+    for (const [s, d] of pairs) {
+      for (const k of unicodeDifferences(s, d)) {
+        kinds.add(k);
+      }
+    }
+    if (kinds.size) {
+      notes.push(`matched after normalising unicode punctuation (${[...kinds].join(', ')})`);
+    }
   }
-  if (occ.lineNumbersStripped) {notes.push('matched after removing line-number prefixes from SEARCH');}
+  if (occ.lineNumbersStripped) {
+    notes.push('matched after removing line-number prefixes from SEARCH');
+  }
   if (occ.restoredTags.length) {
     const full = new Map(SANITIZED_TAGS);
     const list = occ.restoredTags.map((t) => `${t} as ${full.get(t)}`).join(', ');

@@ -24,18 +24,29 @@ export interface ApplyBlocksToolInput {
   patch?: string;
 }
 
-export type ToolInputCheck =
-  | { ok: true; filePath: string; blocks: SearchReplaceBlock[] }
-  | { ok: false; message: string };
+export type ToolInputCheck = { ok: true; filePath: string; blocks: SearchReplaceBlock[] } | { ok: false; message: string };
 
 const TOP_LEVEL_KEYS = ['filePath', 'blocks', 'text', 'patch'];
 const BLOCK_KEYS = ['search', 'replace', 'startLine'];
 // Names models commonly use instead of ours; a hint turns "missing" into an obvious fix.
 const FILE_PATH_ALIASES = ['path', 'file', 'filepath', 'file_path', 'fileName', 'filename', 'uri'];
 const BLOCK_KEY_ALIASES: Record<string, string> = {
-  old: 'search', oldText: 'search', old_string: 'search', oldString: 'search', find: 'search', original: 'search',
-  new: 'replace', newText: 'replace', new_string: 'replace', newString: 'replace', replacement: 'replace', updated: 'replace',
-  start_line: 'startLine', line: 'startLine', lineNumber: 'startLine', startline: 'startLine',
+  old: 'search',
+  oldText: 'search',
+  old_string: 'search',
+  oldString: 'search',
+  find: 'search',
+  original: 'search',
+  new: 'replace',
+  newText: 'replace',
+  new_string: 'replace',
+  newString: 'replace',
+  replacement: 'replace',
+  updated: 'replace',
+  start_line: 'startLine',
+  line: 'startLine',
+  lineNumber: 'startLine',
+  startline: 'startLine',
 };
 const MAX_REPORTED_PROBLEMS = 10;
 
@@ -53,22 +64,33 @@ export function checkToolInput(input: unknown): ToolInputCheck {
   const record = input as Record<string, unknown>;
 
   for (const key of Object.keys(record)) {
-    if (TOP_LEVEL_KEYS.includes(key)) {continue;}
-    if (FILE_PATH_ALIASES.includes(key)) {problems.push(`unknown field "${key}": the file goes in "filePath"`);}
-    else if (key === 'diff' || key === 'udiff' || key === 'unified_diff') {
+    if (TOP_LEVEL_KEYS.includes(key)) {
+      continue;
+    }
+    if (FILE_PATH_ALIASES.includes(key)) {
+      problems.push(`unknown field "${key}": the file goes in "filePath"`);
+    } else if (key === 'diff' || key === 'udiff' || key === 'unified_diff') {
       problems.push(`unknown field "${key}": put a unified diff or apply_patch patch in "patch"`);
     } else if (key === 'blocks_text' || key === 'content' || key === 'edits') {
       problems.push(`unknown field "${key}": put blocks in "blocks" (JSON), "text" (marker format) or "patch" (a diff)`);
-    } else {problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch)`);}
+    } else {
+      problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch)`);
+    }
   }
 
   const filePath = record.filePath;
   let checkedPath: string | undefined;
-  if (filePath === undefined) {problems.push('"filePath" is missing: expected a workspace-relative path such as "src/app.ts"');}
-  else if (typeof filePath !== 'string') {problems.push(`"filePath" must be a string, got ${describe(filePath)}`);}
-  else if (filePath.trim() === '') {problems.push('"filePath" is empty: expected a workspace-relative path such as "src/app.ts"');}
-  else if (filePath.includes('\0')) {problems.push('"filePath" contains a NUL character');}
-  else {checkedPath = filePath.trim();}
+  if (filePath === undefined) {
+    problems.push('"filePath" is missing: expected a workspace-relative path such as "src/app.ts"');
+  } else if (typeof filePath !== 'string') {
+    problems.push(`"filePath" must be a string, got ${describe(filePath)}`);
+  } else if (filePath.trim() === '') {
+    problems.push('"filePath" is empty: expected a workspace-relative path such as "src/app.ts"');
+  } else if (filePath.includes('\0')) {
+    problems.push('"filePath" contains a NUL character');
+  } else {
+    checkedPath = filePath.trim();
+  }
 
   const given = (['blocks', 'text', 'patch'] as const).filter((k) => record[k] !== undefined);
   let blocks: SearchReplaceBlock[] | undefined;
@@ -86,7 +108,9 @@ export function checkToolInput(input: unknown): ToolInputCheck {
     blocks = checkPatch(record.patch, problems);
   }
 
-  if (problems.length > 0 || checkedPath === undefined || blocks === undefined) {return fail(problems);}
+  if (problems.length > 0 || checkedPath === undefined || blocks === undefined) {
+    return fail(problems);
+  }
   return { ok: true, filePath: checkedPath, blocks };
 }
 
@@ -109,30 +133,40 @@ function checkBlockArray(value: unknown, problems: string[]): SearchReplaceBlock
     }
     const entry = item as Record<string, unknown>;
     for (const key of Object.keys(entry)) {
-      if (BLOCK_KEYS.includes(key)) {continue;}
+      if (BLOCK_KEYS.includes(key)) {
+        continue;
+      }
       const meant = BLOCK_KEY_ALIASES[key];
-      problems.push(meant
-        ? `${where} has unknown field "${key}": did you mean "${meant}"?`
-        : `${where} has unknown field "${key}" (allowed: search, replace, startLine)`);
+      problems.push(
+        meant
+          ? `${where} has unknown field "${key}": did you mean "${meant}"?`
+          : `${where} has unknown field "${key}" (allowed: search, replace, startLine)`,
+      );
     }
     const search = checkString(entry.search, `${where}.search`, problems);
     const replace = checkString(entry.replace, `${where}.replace`, problems);
     let startLine: number | undefined;
     if (entry.startLine !== undefined && entry.startLine !== null) {
       if (typeof entry.startLine !== 'number' || !Number.isInteger(entry.startLine) || entry.startLine < 1) {
-        problems.push(`${where}.startLine must be a positive integer (the 1-based line where SEARCH starts), got ${describe(entry.startLine)}`);
+        problems.push(
+          `${where}.startLine must be a positive integer (the 1-based line where SEARCH starts), got ${describe(entry.startLine)}`,
+        );
       } else {
         startLine = entry.startLine;
       }
     }
-    if (search === undefined || replace === undefined) {return;}
+    if (search === undefined || replace === undefined) {
+      return;
+    }
     const block: SearchReplaceBlock = {
       index: i + 1,
       search: asBlockLines(search),
       replace: asBlockLines(replace),
       sourceLine: i + 1,
     };
-    if (startLine !== undefined) {block.startLine = startLine;}
+    if (startLine !== undefined) {
+      block.startLine = startLine;
+    }
     blocks.push(block);
   });
   return problems.length === before ? blocks : undefined;
@@ -167,7 +201,9 @@ function checkText(value: unknown, problems: string[]): SearchReplaceBlock[] | u
     throw err;
   }
   if (blocks.length === 0) {
-    problems.push('"text" holds no SEARCH/REPLACE blocks (each block is "<<<<<<< SEARCH", the lines to find, "=======", the new lines, ">>>>>>> REPLACE")');
+    problems.push(
+      '"text" holds no SEARCH/REPLACE blocks (each block is "<<<<<<< SEARCH", the lines to find, "=======", the new lines, ">>>>>>> REPLACE")',
+    );
     return undefined;
   }
   return blocks;
@@ -198,7 +234,9 @@ function checkPatch(value: unknown, problems: string[]): SearchReplaceBlock[] | 
     throw err;
   }
   if (blocks.length === 0) {
-    problems.push('"patch" holds no unified diff (--- a/<path>, +++ b/<path>, @@ hunks) or apply_patch patch (*** Begin Patch ... *** End Patch)');
+    problems.push(
+      '"patch" holds no unified diff (--- a/<path>, +++ b/<path>, @@ hunks) or apply_patch patch (*** Begin Patch ... *** End Patch)',
+    );
     return undefined;
   }
   return blocks;
@@ -216,26 +254,36 @@ export function asBlockLines(text: string): string {
 function fail(problems: string[]): ToolInputCheck {
   const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
   const more = problems.length - shown.length;
-  const lines = [
-    `Invalid input for ${APPLY_TOOL_NAME}; nothing was applied.`,
-    ...shown.map((p) => `- ${p}`),
-  ];
-  if (more > 0) {lines.push(`- ...and ${more} more`);}
+  const lines = [`Invalid input for ${APPLY_TOOL_NAME}; nothing was applied.`, ...shown.map((p) => `- ${p}`)];
+  if (more > 0) {
+    lines.push(`- ...and ${more} more`);
+  }
   lines.push(EXPECTED_SHAPE);
   return { ok: false, message: lines.join('\n') };
 }
 
 /** A short, model-readable description of a JSON value's type (and the value when it is small). */
 export function describe(value: unknown): string {
-  if (value === undefined) {return 'nothing';}
-  if (value === null) {return 'null';}
-  if (Array.isArray(value)) {return `an array of ${value.length}`;}
+  if (value === undefined) {
+    return 'nothing';
+  }
+  if (value === null) {
+    return 'null';
+  }
+  if (Array.isArray(value)) {
+    return `an array of ${value.length}`;
+  }
   switch (typeof value) {
-    case 'string': return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
-    case 'number': return `a number (${value})`;
-    case 'boolean': return `a boolean (${value})`;
-    case 'object': return 'an object';
-    default: return typeof value;
+    case 'string':
+      return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
+    case 'number':
+      return `a number (${value})`;
+    case 'boolean':
+      return `a boolean (${value})`;
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
   }
 }
 
@@ -250,9 +298,7 @@ export interface WorkspaceFolderPath {
   name: string;
 }
 
-export type PathResolution =
-  | { ok: true; folderIndex: number; relativePath: string }
-  | { ok: false; message: string };
+export type PathResolution = { ok: true; folderIndex: number; relativePath: string } | { ok: false; message: string };
 
 /**
  * Resolves a model-given path: relative paths against the first workspace folder (or the folder whose
@@ -273,18 +319,26 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
   }
   raw = raw.replace(/\\/g, '/');
   // Windows drive paths ("C:/x") become URI paths ("/c:/x").
-  if (/^[a-zA-Z]:\//.test(raw)) {raw = '/' + raw;}
+  if (/^[a-zA-Z]:\//.test(raw)) {
+    raw = '/' + raw;
+  }
   const folderList = folders.map((f) => f.path.replace(/\/+$/, '')).join(', ');
 
   if (raw.startsWith('/')) {
     const absolute = normalizeSegments(raw.split('/'));
-    if (absolute === undefined) {return outside(filePath, folderList);}
+    if (absolute === undefined) {
+      return outside(filePath, folderList);
+    }
     for (let i = 0; i < folders.length; i++) {
       const base = normalizeSegments(folders[i].path.split('/'));
-      if (base === undefined) {continue;}
+      if (base === undefined) {
+        continue;
+      }
       if (isPrefix(base, absolute)) {
         const rest = absolute.slice(base.length);
-        if (rest.length === 0) {return isFolder(filePath);}
+        if (rest.length === 0) {
+          return isFolder(filePath);
+        }
         return { ok: true, folderIndex: i, relativePath: rest.join('/') };
       }
     }
@@ -292,11 +346,17 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
   }
 
   const segments = normalizeSegments(raw.split('/'));
-  if (segments === undefined) {return outside(filePath, folderList);}
-  if (segments.length === 0) {return isFolder(filePath);}
+  if (segments === undefined) {
+    return outside(filePath, folderList);
+  }
+  if (segments.length === 0) {
+    return isFolder(filePath);
+  }
   if (folders.length > 1 && segments.length > 1) {
     const named = folders.findIndex((f) => f.name === segments[0]);
-    if (named >= 0) {return { ok: true, folderIndex: named, relativePath: segments.slice(1).join('/') };}
+    if (named >= 0) {
+      return { ok: true, folderIndex: named, relativePath: segments.slice(1).join('/') };
+    }
   }
   return { ok: true, folderIndex: 0, relativePath: segments.join('/') };
 }
@@ -305,9 +365,13 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
 function normalizeSegments(parts: string[]): string[] | undefined {
   const out: string[] = [];
   for (const part of parts) {
-    if (part === '' || part === '.') {continue;}
+    if (part === '' || part === '.') {
+      continue;
+    }
     if (part === '..') {
-      if (out.length === 0) {return undefined;}
+      if (out.length === 0) {
+        return undefined;
+      }
       out.pop();
     } else {
       out.push(part);
@@ -317,13 +381,17 @@ function normalizeSegments(parts: string[]): string[] | undefined {
 }
 
 function isPrefix(base: string[], full: string[]): boolean {
-  if (base.length > full.length) {return false;}
+  if (base.length > full.length) {
+    return false;
+  }
   return base.every((segment, i) => sameSegment(segment, full[i], i === 0));
 }
 
 function sameSegment(a: string, b: string, first: boolean): boolean {
   // Drive letters compare case-insensitively ("/C:/" and "/c:/" are the same drive).
-  if (first && /^[a-zA-Z]:$/.test(a)) {return a.toLowerCase() === b.toLowerCase();}
+  if (first && /^[a-zA-Z]:$/.test(a)) {
+    return a.toLowerCase() === b.toLowerCase();
+  }
   return a === b;
 }
 
@@ -335,7 +403,10 @@ function outside(filePath: string, folderList: string): PathResolution {
 }
 
 function isFolder(filePath: string): PathResolution {
-  return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} names the workspace folder itself; give a file path such as "src/app.ts".` };
+  return {
+    ok: false,
+    message: `"filePath" ${JSON.stringify(filePath)} names the workspace folder itself; give a file path such as "src/app.ts".`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

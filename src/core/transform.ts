@@ -9,7 +9,18 @@
 
 import { alignEqual, alignLines } from './align';
 import { bestIndentMap, deriveIndentMap, type IndentMap, leadPairs, mapIndent } from './indent';
-import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, quoteChars, restoreSomeTags, stripLineNumber, tokenKey, trimEndWs, trimWs } from './normalize';
+import {
+  foldQuotes,
+  foldUnicode,
+  isBlank,
+  leadingWhitespace,
+  quoteChars,
+  restoreSomeTags,
+  stripLineNumber,
+  tokenKey,
+  trimEndWs,
+  trimWs,
+} from './normalize';
 import { alignQuotes, quoteStyler } from './quotes';
 import { similarity } from './fuzzy';
 import { mergeLine, type Piece, tokenizeLine } from './merge';
@@ -42,15 +53,15 @@ export interface ReplacementLine {
 }
 
 /** REPLACE lines after the same preprocessing SEARCH needed to match. */
-export function prepareReplaceLines(
-  lines: readonly string[],
-  lineNumbersStripped: boolean,
-  restoredTags: readonly string[],
-): string[] {
+export function prepareReplaceLines(lines: readonly string[], lineNumbersStripped: boolean, restoredTags: readonly string[]): string[] {
   return lines.map((line) => {
     let out = line;
-    if (lineNumbersStripped) {out = stripLineNumber(out) ?? out;}
-    if (restoredTags.length) {out = restoreSomeTags(out, restoredTags);}
+    if (lineNumbersStripped) {
+      out = stripLineNumber(out) ?? out;
+    }
+    if (restoredTags.length) {
+      out = restoreSomeTags(out, restoredTags);
+    }
     return out;
   });
 }
@@ -64,20 +75,35 @@ const MAX_PAIRING_CELLS = 2_500;
  * Pair changed REPLACE lines [r1, r2) with changed SEARCH lines [s1, s2) in order, maximising the summed
  * similarity of pairs that reach PAIR_LINE_SCORE.
  */
-function pairChanged(replace: readonly string[], search: readonly string[], r1: number, r2: number, s1: number, s2: number): Map<number, number> {
+function pairChanged(
+  replace: readonly string[],
+  search: readonly string[],
+  r1: number,
+  r2: number,
+  s1: number,
+  s2: number,
+): Map<number, number> {
   const out = new Map<number, number>();
   const n = r2 - r1;
   const m = s2 - s1;
-  if (n <= 0 || m <= 0) {return out;}
+  if (n <= 0 || m <= 0) {
+    return out;
+  }
   const score = (r: number, s: number) => {
     const a = trimWs(replace[r]);
     const b = trimWs(search[s]);
-    if (a === '' || b === '') {return 0;}
+    if (a === '' || b === '') {
+      return 0;
+    }
     const v = similarity(foldUnicode(foldQuotes(a)), foldUnicode(foldQuotes(b)));
     return v >= PAIR_LINE_SCORE ? v : 0;
   };
   if (n * m > MAX_PAIRING_CELLS) {
-    for (let k = 0; k < Math.min(n, m); k++) {if (score(r1 + k, s1 + k) > 0) {out.set(r1 + k, s1 + k);}}
+    for (let k = 0; k < Math.min(n, m); k++) {
+      if (score(r1 + k, s1 + k) > 0) {
+        out.set(r1 + k, s1 + k);
+      }
+    }
     return out;
   }
   const w = m + 1;
@@ -98,8 +124,11 @@ function pairChanged(replace: readonly string[], search: readonly string[], r1: 
       out.set(r1 + i, s1 + j);
       i++;
       j++;
-    } else if (best[(i + 1) * w + j] >= best[i * w + j + 1]) {i++;}
-    else {j++;}
+    } else if (best[(i + 1) * w + j] >= best[i * w + j + 1]) {
+      i++;
+    } else {
+      j++;
+    }
   }
   return out;
 }
@@ -123,7 +152,9 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   const key = keep ? (l: string) => l : trimEndWs;
   const fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
   const replaceOf = new Map<number, number>();
-  for (const [r, s] of alignEqual(replace.map(key), search.map(key))) {replaceOf.set(s, r);}
+  for (const [r, s] of alignEqual(replace.map(key), search.map(key))) {
+    replaceOf.set(s, r);
+  }
 
   // SEARCH indentation -> the file's, as the matched lines show it (first pair wins in a mixed file).
   const leadOf = new Map<string, string>();
@@ -132,9 +163,13 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
     const sl = search[si];
     const fl = input.fileLines[fi];
     linePairs.push([sl, fl]);
-    if (isBlank(sl) || isBlank(fl)) {continue;}
+    if (isBlank(sl) || isBlank(fl)) {
+      continue;
+    }
     const ls = leadingWhitespace(sl);
-    if (!leadOf.has(ls)) {leadOf.set(ls, leadingWhitespace(fl));}
+    if (!leadOf.has(ls)) {
+      leadOf.set(ls, leadingWhitespace(fl));
+    }
   }
   const mapLead = (lead: string) => leadOf.get(lead) ?? mapIndent(input.indent, lead);
 
@@ -164,20 +199,28 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   /** Lead + pieces -> one line, the model's pieces brought into the file's conventions. */
   const assemble = (lead: string, pieces: Piece[], trailing: Piece): ReplacementLine => {
     const all = [...pieces];
-    if (trailing.text !== '' && (!trailing.fresh || keep)) {all.push(trailing);}
+    if (trailing.text !== '' && (!trailing.fresh || keep)) {
+      all.push(trailing);
+    }
     let text = lead;
     const fresh: Array<[number, number]> = [];
     for (const p of all) {
       const t = p.fresh ? conformFresh(p.text) : p.text;
-      if (p.fresh) {fresh.push([text.length, text.length + t.length]);}
+      if (p.fresh) {
+        fresh.push([text.length, text.length + t.length]);
+      }
       text += t;
     }
     const quotes = fresh.length ? styler() : undefined;
-    if (quotes) {text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));}
+    if (quotes) {
+      text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));
+    }
     return { text };
   };
   const newLine = (line: string): ReplacementLine => {
-    if (isBlank(line)) {return { text: keep ? line : '' };}
+    if (isBlank(line)) {
+      return { text: keep ? line : '' };
+    }
     const lead = leadingWhitespace(line);
     const rest = line.slice(lead.length);
     const body = keep ? rest : trimEndWs(rest);
@@ -185,7 +228,9 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   };
   const mergedLine = (r: number, s: number, f: number): ReplacementLine => {
     const line = replace[r];
-    if (isBlank(line)) {return { text: keep ? line : '' };}
+    if (isBlank(line)) {
+      return { text: keep ? line : '' };
+    }
     const rt = tokenizeLine(line);
     const st = tokenizeLine(search[s]);
     const ft = tokenizeLine(input.fileLines[f]);
@@ -198,7 +243,9 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   for (let s = 0; s < search.length; s++) {
     const f = fileOf.get(s);
     const r = replaceOf.get(s);
-    if (f !== undefined && r !== undefined) {syncs.push([s, f, r]);}
+    if (f !== undefined && r !== undefined) {
+      syncs.push([s, f, r]);
+    }
   }
   syncs.push([search.length, input.fileLines.length, replace.length]);
 
@@ -206,28 +253,42 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
   for (let i = 0; i + 1 < syncs.length; i++) {
     const [s1, f1, r1] = syncs[i];
     const [s2, f2, r2] = syncs[i + 1];
-    if (i > 0) {out.push({ text: input.fileLines[f1], fileLine: f1 });}
+    if (i > 0) {
+      out.push({ text: input.fileLines[f1], fileLine: f1 });
+    }
     let untouched = r2 - r1 === s2 - s1;
-    for (let s = s1 + 1; s < s2 && untouched; s++) {if (!replaceOf.has(s)) {untouched = false;}}
+    for (let s = s1 + 1; s < s2 && untouched; s++) {
+      if (!replaceOf.has(s)) {
+        untouched = false;
+      }
+    }
     if (untouched) {
-      for (let f = f1 + 1; f < f2; f++) {out.push({ text: input.fileLines[f], fileLine: f });}
+      for (let f = f1 + 1; f < f2; f++) {
+        out.push({ text: input.fileLines[f], fileLine: f });
+      }
       continue;
     }
     const searchOf = new Map<number, number>();
     for (let s = s1 + 1; s < s2; s++) {
       const r = replaceOf.get(s);
-      if (r !== undefined) {searchOf.set(r, s);}
+      if (r !== undefined) {
+        searchOf.set(r, s);
+      }
     }
     // Changed lines pair with changed SEARCH lines between the same unchanged neighbours.
     const changed = new Map<number, number>();
     let rs = r1 + 1;
     let ss = s1 + 1;
     const flush = (rEnd: number, sEnd: number) => {
-      for (const [r, s] of pairChanged(replace, search, rs, rEnd, ss, sEnd)) {changed.set(r, s);}
+      for (const [r, s] of pairChanged(replace, search, rs, rEnd, ss, sEnd)) {
+        changed.set(r, s);
+      }
     };
     for (let r = r1 + 1; r < r2; r++) {
       const s = searchOf.get(r);
-      if (s === undefined) {continue;}
+      if (s === undefined) {
+        continue;
+      }
       flush(r, s);
       rs = r + 1;
       ss = s + 1;
@@ -269,11 +330,7 @@ export function relateRegion(
   const fk = fileLines.map(looseKey);
   // Near-equal pairing costs a similarity per DP cell; only for regions of ordinary size.
   const near = sk.length * fk.length <= 10_000;
-  const pairs = alignLines(
-    sk,
-    fk,
-    (a, b) => a.length > 0 && b.length > 0 && (a === b || (near && similarity(a, b) >= SAME_LINE_SCORE)),
-  );
+  const pairs = alignLines(sk, fk, (a, b) => a.length > 0 && b.length > 0 && (a === b || (near && similarity(a, b) >= SAME_LINE_SCORE)));
   const nonBlank = pairs.filter(([s, f]) => !isBlank(searchLines[s]) && !isBlank(fileLines[f]));
   const leads = leadPairs(nonBlank.map(([s, f]) => [searchLines[s], fileLines[f]] as const));
   const indent = deriveIndentMap(leads);

@@ -107,7 +107,11 @@ function blockWord(n: number): string {
 
 /** Candidate line text equal up to trailing whitespace (what a reformat keeps when it moves lines). */
 function sameText(a: string, b: string): boolean {
-  const norm = (s: string) => s.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n');
+  const norm = (s: string) =>
+    s
+      .split('\n')
+      .map((l) => l.replace(/\s+$/, ''))
+      .join('\n');
   return norm(a) === norm(b);
 }
 
@@ -182,7 +186,13 @@ export class ApplyService {
   }
 
   /** Runs the engine on the document's current text with `choices`. Pure dry run; logs the decision. */
-  matchDocument(document: vscode.TextDocument, label: string, blocks: SearchReplaceBlock[], choices: Record<number, BlockChoice> = {}, source = 'match'): MatchedPart {
+  matchDocument(
+    document: vscode.TextDocument,
+    label: string,
+    blocks: SearchReplaceBlock[],
+    choices: Record<number, BlockChoice> = {},
+    source = 'match',
+  ): MatchedPart {
     const text = document.getText();
     const version = document.version;
     const options = engineOptions(document, label);
@@ -200,26 +210,35 @@ export class ApplyService {
    * notification shows how far it got and offers Cancel; a cancelled batch applies nothing. Batches of
    * patch hunks go through the hunk pre-step, which runs in one piece.
    */
-  private async matchLongBatch(document: vscode.TextDocument, label: string, blocks: SearchReplaceBlock[], source: string, token?: vscode.CancellationToken): Promise<MatchedPart> {
+  private async matchLongBatch(
+    document: vscode.TextDocument,
+    label: string,
+    blocks: SearchReplaceBlock[],
+    source: string,
+    token?: vscode.CancellationToken,
+  ): Promise<MatchedPart> {
     if (blocks.some((b) => b.hunk !== undefined)) {
       return this.matchDocument(document, label, blocks, {}, source);
     }
     const title = `Resilient Apply: matching ${blocks.length} blocks in ${label}`;
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancel) => {
-      const text = document.getText();
-      const version = document.version;
-      const options = engineOptions(document, label);
-      let shown = 0;
-      options.onProgress = (done, total) => {
-        const percent = Math.floor((done * 100) / total);
-        progress.report({ increment: percent - shown, message: `${done} of ${total}` });
-        shown = percent;
-      };
-      options.isCancelled = () => cancel.isCancellationRequested || token?.isCancellationRequested === true;
-      const t0 = performance.now();
-      const result = await applyBlocksAsync(text, blocks, options);
-      return this.matched(document, version, label, text, blocks, {}, source, result, performance.now() - t0);
-    });
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, cancel) => {
+        const text = document.getText();
+        const version = document.version;
+        const options = engineOptions(document, label);
+        let shown = 0;
+        options.onProgress = (done, total) => {
+          const percent = Math.floor((done * 100) / total);
+          progress.report({ increment: percent - shown, message: `${done} of ${total}` });
+          shown = percent;
+        };
+        options.isCancelled = () => cancel.isCancellationRequested || token?.isCancellationRequested === true;
+        const t0 = performance.now();
+        const result = await applyBlocksAsync(text, blocks, options);
+        return this.matched(document, version, label, text, blocks, {}, source, result, performance.now() - t0);
+      },
+    );
   }
 
   private matched(
@@ -234,7 +253,9 @@ export class ApplyService {
     ms: number,
   ): MatchedPart {
     const ranges = choiceRanges(choices);
-    this.log.info(`[${source}] ${describeDecision(label, blocks, result, ms)}${ranges ? ` choices ${JSON.stringify(ranges)}` : ''} (v${version})`);
+    this.log.info(
+      `[${source}] ${describeDecision(label, blocks, result, ms)}${ranges ? ` choices ${JSON.stringify(ranges)}` : ''} (v${version})`,
+    );
     return { uri: document.uri, label, document, version, text, blocks, choices, result, ms };
   }
 
@@ -268,7 +289,9 @@ export class ApplyService {
       const byText = outcome.candidates
         .filter((c) => sameText(c.text, choice.text))
         .sort((a, b) => Math.abs(a.startLine - choice.range.startLine) - Math.abs(b.startLine - choice.range.startLine));
-      const byPlace = mapped ? outcome.candidates.filter((c) => overlap(c, mapped) > 0).sort((a, b) => overlap(b, mapped) - overlap(a, mapped)) : [];
+      const byPlace = mapped
+        ? outcome.candidates.filter((c) => overlap(c, mapped) > 0).sort((a, b) => overlap(b, mapped) - overlap(a, mapped))
+        : [];
       const found = byText[0] ?? byPlace[0];
       if (found) {
         recovered[index] = { range: { startLine: found.startLine, endLine: found.endLine }, version: document.version, text: found.text };
@@ -284,7 +307,12 @@ export class ApplyService {
    * Dry run of a batch: resolves each block's target (the file it names, else `fallback`), opens it if
    * needed, and matches each document's blocks against its live text. Nothing is edited.
    */
-  async plan(blocks: readonly SearchReplaceBlock[], fallback: vscode.Uri | undefined, source = 'plan', token?: vscode.CancellationToken): Promise<BatchPlan> {
+  async plan(
+    blocks: readonly SearchReplaceBlock[],
+    fallback: vscode.Uri | undefined,
+    source = 'plan',
+    token?: vscode.CancellationToken,
+  ): Promise<BatchPlan> {
     const groups = new Map<string, { document: vscode.TextDocument; label: string; blocks: SearchReplaceBlock[] }>();
     const missing = new Map<string, { uri?: vscode.Uri; label: string; blocks: SearchReplaceBlock[] }>();
     const problems: string[] = [];
@@ -346,7 +374,12 @@ export class ApplyService {
       return false;
     }
     return plan.parts.every((p) =>
-      p.result.blocks.every((b) => b.status === 'applied' || b.status === 'pending' || ((b.status === 'not_found' || b.status === 'ambiguous') && b.candidates.length > 0)),
+      p.result.blocks.every(
+        (b) =>
+          b.status === 'applied' ||
+          b.status === 'pending' ||
+          ((b.status === 'not_found' || b.status === 'ambiguous') && b.candidates.length > 0),
+      ),
     );
   }
 
@@ -560,7 +593,10 @@ export class ApplyService {
       const names = plan.newFiles.map((f) => f.label).join(', ');
       let create = policy === 'always';
       if (policy === 'ask') {
-        const answer = await vscode.window.showInformationMessage(`${names} does not exist. Create it from the block's REPLACE text?`, 'Create');
+        const answer = await vscode.window.showInformationMessage(
+          `${names} does not exist. Create it from the block's REPLACE text?`,
+          'Create',
+        );
         create = answer === 'Create';
       }
       if (!create) {
@@ -593,7 +629,9 @@ export class ApplyService {
   notify(outcome: ApplyOutcome): void {
     if (outcome.status === 'pending') {
       const count = outcome.plan ? this.unresolved(outcome.plan).length : 0;
-      this.feedback.status(`$(diff) ${blockWord(count)} waiting for a choice: pick a candidate (CodeLens above it, or the status bar item)`);
+      this.feedback.status(
+        `$(diff) ${blockWord(count)} waiting for a choice: pick a candidate (CodeLens above it, or the status bar item)`,
+      );
       return;
     }
     if (outcome.alreadyApplied && outcome.alreadyApplied.length > 0) {

@@ -24,7 +24,10 @@ export interface ApplyTextArgs {
 export async function applyFromClipboard(service: ApplyService, history: EditorHistory): Promise<ApplyOutcome> {
   const text = await vscode.env.clipboard.readText();
   if (!containsEdits(text)) {
-    const summary = text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), unified diff or apply_patch patch.';
+    const summary =
+      text.trim() === ''
+        ? 'The clipboard is empty.'
+        : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), unified diff or apply_patch patch.';
     void vscode.window.showWarningMessage(summary);
     return { status: 'invalid', summary };
   }
@@ -49,7 +52,11 @@ function lensLine(document: vscode.TextDocument, block: SearchReplaceBlock): num
 
 /** Languages/schemes whose documents get "Apply to ..." lenses above the blocks (or diff hunks) they hold. */
 const BLOCK_DOCUMENT_SELECTOR: vscode.DocumentSelector = [
-  { language: 'markdown' }, { language: 'plaintext' }, { language: 'diff' }, { pattern: '**/*.{diff,patch}' }, { scheme: 'untitled' },
+  { language: 'markdown' },
+  { language: 'plaintext' },
+  { language: 'diff' },
+  { pattern: '**/*.{diff,patch}' },
+  { scheme: 'untitled' },
 ];
 
 class BlockLensProvider implements vscode.CodeLensProvider {
@@ -66,9 +73,10 @@ class BlockLensProvider implements vscode.CodeLensProvider {
         const line = Math.min(Math.max(0, error.info.line - 1), document.lineCount - 1);
         return [
           new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
-            title: error.message.startsWith('Patch ') || error.message.startsWith('Hunk ')
-              ? `$(error) ${error.message.length > 160 ? `${error.message.slice(0, 159)}…` : error.message}`
-              : `$(error) Block ${error.info.block} is malformed at line ${error.info.line}: expected ${error.info.expected}`,
+            title:
+              error.message.startsWith('Patch ') || error.message.startsWith('Hunk ')
+                ? `$(error) ${error.message.length > 160 ? `${error.message.slice(0, 159)}…` : error.message}`
+                : `$(error) Block ${error.info.block} is malformed at line ${error.info.line}: expected ${error.info.expected}`,
             command: '',
           }),
         ];
@@ -82,9 +90,22 @@ class BlockLensProvider implements vscode.CodeLensProvider {
       const range = new vscode.Range(line, 0, line, 0);
       const title = block.filePath ? `$(play) Apply to ${normalizeBlockPath(block.filePath)}` : '$(play) Apply to active editor';
       const what = block.hunk ? 'hunk' : 'block';
-      lenses.push(new vscode.CodeLens(range, { title, command: Commands.applyBlocksInDocument, arguments: [uri, [block.index]], tooltip: `Apply ${what} ${block.index}` }));
+      lenses.push(
+        new vscode.CodeLens(range, {
+          title,
+          command: Commands.applyBlocksInDocument,
+          arguments: [uri, [block.index]],
+          tooltip: `Apply ${what} ${block.index}`,
+        }),
+      );
       if (i === 0 && blocks.length > 1) {
-        lenses.push(new vscode.CodeLens(range, { title: `$(run-all) Apply all ${blocks.length} ${block.hunk ? 'hunks' : 'blocks'}`, command: Commands.applyBlocksInDocument, arguments: [uri] }));
+        lenses.push(
+          new vscode.CodeLens(range, {
+            title: `$(run-all) Apply all ${blocks.length} ${block.hunk ? 'hunks' : 'blocks'}`,
+            command: Commands.applyBlocksInDocument,
+            arguments: [uri],
+          }),
+        );
       }
     });
     return lenses;
@@ -92,12 +113,20 @@ class BlockLensProvider implements vscode.CodeLensProvider {
 }
 
 /** Applies blocks held in a document (all, or those with the given indexes) to their targets. */
-async function applyBlocksInDocument(service: ApplyService, history: EditorHistory, uri: string, indexes?: number[]): Promise<ApplyOutcome> {
+async function applyBlocksInDocument(
+  service: ApplyService,
+  history: EditorHistory,
+  uri: string,
+  indexes?: number[],
+): Promise<ApplyOutcome> {
   const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   if (!document) {
     return { status: 'refused', summary: 'The document holding the blocks was closed.' };
   }
-  const parsed = service.parse(document.getText(), document.uri.scheme === 'untitled' ? document.uri.path : vscode.workspace.asRelativePath(document.uri));
+  const parsed = service.parse(
+    document.getText(),
+    document.uri.scheme === 'untitled' ? document.uri.path : vscode.workspace.asRelativePath(document.uri),
+  );
   if (parsed.error !== undefined) {
     void vscode.window.showErrorMessage(parsed.error);
     return { status: 'invalid', summary: parsed.error };
@@ -128,7 +157,9 @@ export function registerBlockSources(context: vscode.ExtensionContext, service: 
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.applyFromClipboard, () => applyFromClipboard(service, history)),
     vscode.commands.registerCommand(Commands.applySelectedBlocks, () => applySelectedBlocks(service, history)),
-    vscode.commands.registerCommand(Commands.applyBlocksInDocument, (uri: string, indexes?: number[]) => applyBlocksInDocument(service, history, uri, indexes)),
+    vscode.commands.registerCommand(Commands.applyBlocksInDocument, (uri: string, indexes?: number[]) =>
+      applyBlocksInDocument(service, history, uri, indexes),
+    ),
     vscode.commands.registerCommand(Commands.applyText, (args: ApplyTextArgs) =>
       service.applyText(args.text, {
         fallback: args.target ? vscode.Uri.parse(args.target) : vscode.window.activeTextEditor?.document.uri,

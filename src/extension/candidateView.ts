@@ -123,9 +123,24 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
       const line = Math.min(row.candidate.startLine - 1, document.lineCount - 1);
       const range = new vscode.Range(line, 0, line, 0);
       lenses.push(
-        new vscode.CodeLens(range, { title: row.applyTitle, command: Commands.applyCandidate, arguments: [row.choice], tooltip: 'Put the block\'s REPLACE text here, in this file\'s indentation, quotes and line endings' }),
-        new vscode.CodeLens(range, { title: '$(diff) Preview', command: Commands.previewCandidate, arguments: [row.choice], tooltip: 'Show the document with the block applied here' }),
-        new vscode.CodeLens(range, { title: '$(close) Dismiss', command: Commands.dismissBatch, arguments: [row.batch.id], tooltip: 'Drop these blocks; nothing is applied' }),
+        new vscode.CodeLens(range, {
+          title: row.applyTitle,
+          command: Commands.applyCandidate,
+          arguments: [row.choice],
+          tooltip: "Put the block's REPLACE text here, in this file's indentation, quotes and line endings",
+        }),
+        new vscode.CodeLens(range, {
+          title: '$(diff) Preview',
+          command: Commands.previewCandidate,
+          arguments: [row.choice],
+          tooltip: 'Show the document with the block applied here',
+        }),
+        new vscode.CodeLens(range, {
+          title: '$(close) Dismiss',
+          command: Commands.dismissBatch,
+          arguments: [row.batch.id],
+          tooltip: 'Drop these blocks; nothing is applied',
+        }),
       );
     }
     for (const { batch, part } of this.store.partsFor(document.uri)) {
@@ -136,7 +151,11 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
         const range = new vscode.Range(line, 0, line, 0);
         const n = batch.plan.blockCount;
         lenses.push(
-          new vscode.CodeLens(range, { title: `$(check) Apply ${n === 1 ? 'block' : `${n} blocks`} (${describePlacement(part)})`, command: Commands.applyCandidate, arguments: [{ batchId: batch.id, uri: part.uri.toString() } satisfies CandidateChoice] }),
+          new vscode.CodeLens(range, {
+            title: `$(check) Apply ${n === 1 ? 'block' : `${n} blocks`} (${describePlacement(part)})`,
+            command: Commands.applyCandidate,
+            arguments: [{ batchId: batch.id, uri: part.uri.toString() } satisfies CandidateChoice],
+          }),
           new vscode.CodeLens(range, { title: '$(close) Dismiss', command: Commands.dismissBatch, arguments: [batch.id] }),
         );
         continue;
@@ -175,7 +194,7 @@ function batchReady(batch: PendingBatch): boolean {
 }
 
 function describePlacement(part: MatchedPart): string {
-  const tiers = new Set(part.result.blocks.map((b) => (part.choices[b.index] ? 'chosen' : b.tier ?? 'exact')));
+  const tiers = new Set(part.result.blocks.map((b) => (part.choices[b.index] ? 'chosen' : (b.tier ?? 'exact'))));
   if (tiers.size === 1 && tiers.has('exact')) {
     return 'now matches exactly';
   }

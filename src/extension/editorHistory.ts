@@ -35,7 +35,9 @@ export class EditorHistory implements vscode.Disposable {
     const open = new Set(vscode.workspace.textDocuments.filter((d) => !d.isClosed).map((d) => d.uri.toString()));
     const active = vscode.window.activeTextEditor?.document.uri;
     const ordered = active ? [active, ...this.recent] : this.recent;
-    return ordered.find((uri) => uri.toString() !== skip && open.has(uri.toString()) && uri.scheme !== PREVIEW_SCHEME && refusalFor(uri) === undefined);
+    return ordered.find(
+      (uri) => uri.toString() !== skip && open.has(uri.toString()) && uri.scheme !== PREVIEW_SCHEME && refusalFor(uri) === undefined,
+    );
   }
 
   dispose(): void {

@@ -34,7 +34,12 @@ export function mapLineRange(range: LineRange, changes: readonly vscode.TextDocu
     }
     // Entirely above the range, or ending exactly at column 0 of its first line with the inserted text
     // ending in a line break (whole lines inserted or removed above it).
-    const above = e.line < start || (e.line === start && e.character === 0 && s.line < start && (change.text.endsWith('\n') || (change.text === '' && s.character === 0))) ||
+    const above =
+      e.line < start ||
+      (e.line === start &&
+        e.character === 0 &&
+        s.line < start &&
+        (change.text.endsWith('\n') || (change.text === '' && s.character === 0))) ||
       (s.line === start && s.character === 0 && e.line === start && e.character === 0 && change.text.endsWith('\n'));
     if (above) {
       start += delta;

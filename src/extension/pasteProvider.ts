@@ -19,10 +19,7 @@ const PASTE_TITLES: Record<EditFormat, { many: string; unit: string }> = {
 /** Languages where pasted blocks are more likely prose to keep: there plain text stays the default. */
 const PROSE_LANGUAGES = new Set(['markdown', 'plaintext', 'mdx', 'restructuredtext', 'asciidoc', 'latex']);
 
-type FollowUp =
-  | { kind: 'applied'; plan: BatchPlan }
-  | { kind: 'flow'; text: string }
-  | { kind: 'error'; message: string };
+type FollowUp = { kind: 'applied'; plan: BatchPlan } | { kind: 'flow'; text: string } | { kind: 'error'; message: string };
 
 /** Our paste edit, remembering what to do once VS Code applies it. */
 export class BlockPasteEdit extends vscode.DocumentPasteEdit {
@@ -132,7 +129,10 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
     }
     if (followUp.kind === 'flow') {
       // Let the (empty) paste land first; the flow matches the live text again anyway.
-      setTimeout(() => void this.service.applyText(followUp.text, { fallback: edit.target, source: 'paste', sourceName: 'the pasted text' }), 50);
+      setTimeout(
+        () => void this.service.applyText(followUp.text, { fallback: edit.target, source: 'paste', sourceName: 'the pasted text' }),
+        50,
+      );
       return;
     }
     this.whenApplied(followUp.plan);

@@ -43,7 +43,9 @@ export async function pickCandidate(
       continue;
     }
     for (const part of batch.plan.parts) {
-      const rows = candidateRows(store, part.uri).filter((r) => r.batch.id === batch.id && (filter?.blockIndex === undefined || r.outcome.index === filter.blockIndex));
+      const rows = candidateRows(store, part.uri).filter(
+        (r) => r.batch.id === batch.id && (filter?.blockIndex === undefined || r.outcome.index === filter.blockIndex),
+      );
       let lastBlock = -1;
       for (const row of rows) {
         if (row.outcome.index !== lastBlock) {
@@ -60,7 +62,11 @@ export async function pickCandidate(
         });
       }
       if (part.result.status === 'applied' && batch.plan.parts.every((p) => p.result.status === 'applied')) {
-        items.push({ label: `$(check) Apply ${batch.plan.blockCount} block(s): they all match now`, description: part.label, choice: { batchId: batch.id, uri: part.uri.toString() } });
+        items.push({
+          label: `$(check) Apply ${batch.plan.blockCount} block(s): they all match now`,
+          description: part.label,
+          choice: { batchId: batch.id, uri: part.uri.toString() },
+        });
       }
     }
     items.push({ label: '$(close) Dismiss these blocks', description: batch.plan.parts.map((p) => p.label).join(', '), dismiss: batch.id });
@@ -143,11 +149,18 @@ function registerStatusItem(context: vscode.ExtensionContext, store: PendingStor
 }
 
 /** Pending-choice commands and the status bar item. */
-export function registerPendingCommands(context: vscode.ExtensionContext, store: PendingStore, service: ApplyService, preview: PreviewContentProvider): void {
+export function registerPendingCommands(
+  context: vscode.ExtensionContext,
+  store: PendingStore,
+  service: ApplyService,
+  preview: PreviewContentProvider,
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.applyCandidate, (choice: CandidateChoice) => applyChoice(store, service, choice)),
     vscode.commands.registerCommand(Commands.dismissBatch, (batchId: string) => store.dismiss(batchId)),
-    vscode.commands.registerCommand(Commands.chooseCandidate, (filter?: { batchId?: string; blockIndex?: number }) => pickCandidate(store, service, preview, filter)),
+    vscode.commands.registerCommand(Commands.chooseCandidate, (filter?: { batchId?: string; blockIndex?: number }) =>
+      pickCandidate(store, service, preview, filter),
+    ),
     vscode.commands.registerCommand(Commands.acceptBestCandidate, () => acceptBest(store, service, preview)),
     vscode.commands.registerCommand(Commands.dismissPending, () => {
       const uri = vscode.window.activeTextEditor?.document.uri;

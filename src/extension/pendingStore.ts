@@ -64,7 +64,12 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   add(plan: BatchPlan, source: string, reveal = true): string {
     const id = `b${nextBatch++}`;
     this.batches.set(id, { id, source, plan });
-    this.log.info(`[${source}] pending batch ${id}: ${this.service.unresolved(plan).map(({ part, outcome }) => `block ${outcome.index} ${outcome.status} in ${part.label}`).join('; ')}`);
+    this.log.info(
+      `[${source}] pending batch ${id}: ${this.service
+        .unresolved(plan)
+        .map(({ part, outcome }) => `block ${outcome.index} ${outcome.status} in ${part.label}`)
+        .join('; ')}`,
+    );
     this.fire();
     if (reveal) {
       void this.reveal(id);
@@ -329,7 +334,9 @@ export class PendingStore implements PendingSink, vscode.Disposable {
       return;
     }
     this.undoRecords.splice(i, 1);
-    const parts = record.parts.map((p, j) => this.service.matchDocument(documents[j] as vscode.TextDocument, p.label, p.blocks, {}, `${record.source}:undo`));
+    const parts = record.parts.map((p, j) =>
+      this.service.matchDocument(documents[j] as vscode.TextDocument, p.label, p.blocks, {}, `${record.source}:undo`),
+    );
     const plan: BatchPlan = { parts, newFiles: [], problems: [], blockCount: parts.reduce((n, p) => n + p.blocks.length, 0) };
     const id = this.add(plan, `${record.source}:undo`, false);
     this.redoable.set(id, record);

@@ -12,7 +12,11 @@ export class PreviewContentProvider implements vscode.TextDocumentContentProvide
 
   /** Stores `text` and returns a URI that shows it; the path keeps the file's name for syntax colouring. */
   put(source: vscode.Uri, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: source.path.startsWith('/') ? source.path : `/${source.path}`, query: `v${this.next++}` });
+    const uri = vscode.Uri.from({
+      scheme: PREVIEW_SCHEME,
+      path: source.path.startsWith('/') ? source.path : `/${source.path}`,
+      query: `v${this.next++}`,
+    });
     this.texts.set(uri.toString(), text);
     while (this.texts.size > 20) {
       const oldest = this.texts.keys().next().value as string;
@@ -30,7 +34,12 @@ export class PreviewContentProvider implements vscode.TextDocumentContentProvide
  * Opens the diff for a candidate. Returns the preview URI (tests and the chat participant use it), or
  * undefined with a message when the choice is gone or cannot be placed there.
  */
-export async function previewChoice(store: PendingStore, service: ApplyService, provider: PreviewContentProvider, choice: CandidateChoice): Promise<vscode.Uri | undefined> {
+export async function previewChoice(
+  store: PendingStore,
+  service: ApplyService,
+  provider: PreviewContentProvider,
+  choice: CandidateChoice,
+): Promise<vscode.Uri | undefined> {
   const found = store.get(choice.batchId) && store.partsFor(vscode.Uri.parse(choice.uri)).find((p) => p.batch.id === choice.batchId);
   if (!found) {
     void vscode.window.showWarningMessage('That choice is no longer pending (it was applied or dismissed).');
@@ -49,7 +58,11 @@ export async function previewChoice(store: PendingStore, service: ApplyService, 
       }
       extra[choice.blockIndex] = { range: { startLine: same.startLine, endLine: same.endLine }, version: part.version, text: same.text };
     } else {
-      extra[choice.blockIndex] = { range: { startLine: choice.startLine, endLine: choice.endLine }, version: part.version, text: choice.text ?? '' };
+      extra[choice.blockIndex] = {
+        range: { startLine: choice.startLine, endLine: choice.endLine },
+        version: part.version,
+        text: choice.text ?? '',
+      };
     }
   }
   const content = service.previewContent(part, extra);
@@ -68,7 +81,9 @@ export function registerPreview(context: vscode.ExtensionContext, store: Pending
   const provider = new PreviewContentProvider();
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
-    vscode.commands.registerCommand(Commands.previewCandidate, (choice: CandidateChoice) => previewChoice(store, service, provider, choice)),
+    vscode.commands.registerCommand(Commands.previewCandidate, (choice: CandidateChoice) =>
+      previewChoice(store, service, provider, choice),
+    ),
   );
   return provider;
 }

@@ -36,7 +36,10 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 
 /** A path as a block names it: forward slashes, no leading "./", no surrounding quotes or backticks. */
 export function normalizeBlockPath(filePath: string): string {
-  let p = filePath.trim().replace(/^[`'"]+|[`'"]+$/g, '').replace(/\\/g, '/');
+  let p = filePath
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '')
+    .replace(/\\/g, '/');
   while (p.startsWith('./')) {
     p = p.slice(2);
   }
@@ -127,7 +130,12 @@ export async function openTarget(uri: vscode.Uri): Promise<TargetResolution> {
     return { kind: 'document', document, label };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { kind: 'refused', uri, label, message: `${label} cannot be opened as a text document, so nothing was applied to it (${reason}).` };
+    return {
+      kind: 'refused',
+      uri,
+      label,
+      message: `${label} cannot be opened as a text document, so nothing was applied to it (${reason}).`,
+    };
   }
 }
 

@@ -25,7 +25,10 @@ export function statWalkResolver(): RealPathResolver {
   return async (uri) => {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const base = folder ? folder.uri.path.replace(/\/+$/, '') : '';
-    const rest = uri.path.slice(base.length).split('/').filter((s) => s !== '');
+    const rest = uri.path
+      .slice(base.length)
+      .split('/')
+      .filter((s) => s !== '');
     let at = folder ? folder.uri : uri.with({ path: '/' });
     for (const segment of folder ? rest : uri.path.split('/').filter((s) => s !== '')) {
       at = vscode.Uri.joinPath(at, segment);
@@ -36,7 +39,9 @@ export function statWalkResolver(): RealPathResolver {
         // Nothing more exists on the way: what is created there lands where the path says.
         break;
       }
-      if (isLink(type)) {return { kind: 'unresolved-link', link: at };}
+      if (isLink(type)) {
+        return { kind: 'unresolved-link', link: at };
+      }
     }
     return { kind: 'real', uri };
   };
@@ -44,9 +49,7 @@ export function statWalkResolver(): RealPathResolver {
 
 /** Where `uri` really is: inside a workspace folder (and its path there), outside, or behind a link we cannot follow. */
 export type RealPlace =
-  | { kind: 'inside'; relativePath: string }
-  | { kind: 'outside'; target: vscode.Uri }
-  | { kind: 'unresolved-link'; link: vscode.Uri };
+  { kind: 'inside'; relativePath: string } | { kind: 'outside'; target: vscode.Uri } | { kind: 'unresolved-link'; link: vscode.Uri };
 
 export async function realPlace(uri: vscode.Uri, resolveRealPath: RealPathResolver): Promise<RealPlace> {
   const target = await resolveRealPath(uri);
@@ -69,7 +72,11 @@ export async function realPlace(uri: vscode.Uri, resolveRealPath: RealPathResolv
  * Undefined when the real location of `uri` lies inside one of the real workspace folders; otherwise
  * the reason, for the model and the user (naming the link and where it leads).
  */
-export async function outsideWorkspaceReason(uri: vscode.Uri, label: string, resolveRealPath: RealPathResolver): Promise<string | undefined> {
+export async function outsideWorkspaceReason(
+  uri: vscode.Uri,
+  label: string,
+  resolveRealPath: RealPathResolver,
+): Promise<string | undefined> {
   const place = await realPlace(uri, resolveRealPath);
   if (place.kind === 'unresolved-link') {
     return `${label} is reached through a symbolic link (${place.link.path}) whose target cannot be checked here, so it may lie outside the workspace; nothing was applied. Edit the file at its real path inside the workspace.`;

@@ -96,9 +96,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     return { command: 'patch', argv: argv.slice(1) }; // Its own options: see src/node/patchCommand.ts.
   }
   if (argv[0] !== 'apply') {
-    throw new UsageError(argv[0].startsWith('-')
-      ? `expected the command "apply" before ${argv[0]}`
-      : `unknown command "${argv[0]}": expected "apply" or "patch"`);
+    throw new UsageError(
+      argv[0].startsWith('-')
+        ? `expected the command "apply" before ${argv[0]}`
+        : `unknown command "${argv[0]}": expected "apply" or "patch"`,
+    );
   }
 
   const positional: string[] = [];

@@ -62,12 +62,18 @@ function parsePatchArgs(argv: readonly string[]): PatchArgs {
   let rootSeen = false;
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
-    if (arg === '--json') {args.json = true;}
-    else if (arg === '--dry-run') {args.dryRun = true;}
-    else if (arg === '--root' || arg.startsWith('--root=')) {
+    if (arg === '--json') {
+      args.json = true;
+    } else if (arg === '--dry-run') {
+      args.dryRun = true;
+    } else if (arg === '--root' || arg.startsWith('--root=')) {
       const value = arg === '--root' ? argv[++k] : arg.slice('--root='.length);
-      if (value === undefined || value === '' || value.startsWith('--')) {throw new PatchInputError('usage error: --root needs a folder');}
-      if (rootSeen) {throw new PatchInputError('usage error: --root given twice');}
+      if (value === undefined || value === '' || value.startsWith('--')) {
+        throw new PatchInputError('usage error: --root needs a folder');
+      }
+      if (rootSeen) {
+        throw new PatchInputError('usage error: --root given twice');
+      }
       rootSeen = true;
       args.root = value;
     } else if (arg.startsWith('--')) {
@@ -111,9 +117,13 @@ async function readInput(source: string | undefined): Promise<{ text: string; na
   const name = fromStdin ? 'stdin' : source!;
   let bytes: Buffer;
   if (fromStdin) {
-    if (process.stdin.isTTY) {throw new PatchInputError('usage error: no patch: pass a patch file or pipe the patch on stdin');}
+    if (process.stdin.isTTY) {
+      throw new PatchInputError('usage error: no patch: pass a patch file or pipe the patch on stdin');
+    }
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) {chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);}
+    for await (const chunk of process.stdin) {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    }
     bytes = Buffer.concat(chunks);
   } else {
     try {
@@ -138,9 +148,13 @@ function inside(root: string, p: string): boolean {
  * itself are resolved with realpath before deciding).
  */
 export function resolveUnderRoot(root: string, name: string): string {
-  if (name.includes('\0')) {throw new PatchInputError(`the patch names a path with a NUL character: ${JSON.stringify(name)}`);}
+  if (name.includes('\0')) {
+    throw new PatchInputError(`the patch names a path with a NUL character: ${JSON.stringify(name)}`);
+  }
   const absolute = path.resolve(root, name);
-  if (!inside(root, absolute)) {throw new PatchInputError(`${name} is outside the root ${root}; nothing was changed`);}
+  if (!inside(root, absolute)) {
+    throw new PatchInputError(`${name} is outside the root ${root}; nothing was changed`);
+  }
   let current = root;
   for (const segment of path.relative(root, absolute).split(path.sep)) {
     current = path.join(current, segment);
@@ -149,8 +163,12 @@ export function resolveUnderRoot(root: string, name: string): string {
       stat = fs.lstatSync(current);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') {break;}
-      if (code === 'ENOTDIR') {throw new PatchInputError(`${name}: ${path.relative(root, path.dirname(current))} is not a folder; nothing was changed`);}
+      if (code === 'ENOENT') {
+        break;
+      }
+      if (code === 'ENOTDIR') {
+        throw new PatchInputError(`${name}: ${path.relative(root, path.dirname(current))} is not a folder; nothing was changed`);
+      }
       throw new PatchInputError(`cannot access ${name}: ${(error as Error).message}`);
     }
     if (stat.isSymbolicLink()) {
@@ -161,7 +179,9 @@ export function resolveUnderRoot(root: string, name: string): string {
         throw new PatchInputError(`${name}: ${path.relative(root, current)} is a symbolic link to nothing; nothing was changed`);
       }
       if (!inside(root, real) && real !== root) {
-        throw new PatchInputError(`${name} leads outside the root ${root} through the symbolic link ${path.relative(root, current)} (to ${real}); nothing was changed`);
+        throw new PatchInputError(
+          `${name} leads outside the root ${root} through the symbolic link ${path.relative(root, current)} (to ${real}); nothing was changed`,
+        );
       }
     }
   }
@@ -201,20 +221,38 @@ function actionOf(change: FileChange): Action {
 /** Content of an added file from its single block (the patch's lines, '\n'-joined). */
 function addedContent(change: FileChange): string {
   const text = change.blocks.map((b) => b.replace).join('\n');
-  if (text === '' && change.blocks.every((b) => b.replace === '')) {return '';}
+  if (text === '' && change.blocks.every((b) => b.replace === '')) {
+    return '';
+  }
   return change.noFinalNewline ? text : `${text}\n`;
 }
 
 function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
   const block: Record<string, unknown> = { index: outcome.index, status: outcome.status };
-  if (outcome.tier !== undefined) {block.tier = outcome.tier;}
-  if (outcome.range) {block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };}
-  if (outcome.score !== undefined) {block.score = outcome.score;}
-  if (!outcome.range) {
-    block.candidates = outcome.candidates.map((c) => ({ startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text, ...(c.note !== undefined ? { note: c.note } : {}) }));
+  if (outcome.tier !== undefined) {
+    block.tier = outcome.tier;
   }
-  if (outcome.notes.length > 0) {block.notes = outcome.notes;}
-  if (outcome.truncated) {block.truncated = true;}
+  if (outcome.range) {
+    block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
+  }
+  if (outcome.score !== undefined) {
+    block.score = outcome.score;
+  }
+  if (!outcome.range) {
+    block.candidates = outcome.candidates.map((c) => ({
+      startLine: c.startLine,
+      endLine: c.endLine,
+      score: c.score,
+      text: c.text,
+      ...(c.note !== undefined ? { note: c.note } : {}),
+    }));
+  }
+  if (outcome.notes.length > 0) {
+    block.notes = outcome.notes;
+  }
+  if (outcome.truncated) {
+    block.truncated = true;
+  }
   return block;
 }
 
@@ -225,12 +263,16 @@ function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
  */
 function existingName(root: string, names: [string, string]): string {
   const existing = names.filter((n) => exists(resolveUnderRoot(root, n)));
-  if (existing.length > 0) {return byPatchPreference(existing)[0];}
+  if (existing.length > 0) {
+    return byPatchPreference(existing)[0];
+  }
   // `diff -ru old new` names old/x and new/x: the file is x under the root (what `patch -p1` reads).
   const [a, b] = names.map((n) => n.split('/'));
   if (a.length > 1 && b.length > 1 && a[0] !== b[0] && a.slice(1).join('/') === b.slice(1).join('/')) {
     const stripped = b.slice(1).join('/');
-    if (exists(resolveUnderRoot(root, stripped))) {return stripped;}
+    if (exists(resolveUnderRoot(root, stripped))) {
+      return stripped;
+    }
   }
   return names[1];
 }
@@ -239,17 +281,24 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   if (change.path === undefined) {
     throw new PatchInputError(
       `Patch (line ${change.sourceLine}): hunk ${change.blocks[0]?.index ?? 1} has no file header (--- a/<path> / +++ b/<path>), so there is no file to apply it to; ` +
-      'add the header, or apply it to one file with "resilient-apply apply <file> --blocks <patch>"');
+        'add the header, or apply it to one file with "resilient-apply apply <file> --blocks <patch>"',
+    );
   }
   const name = change.names ? existingName(root, change.names) : change.path;
   const json: JsonFile = { path: name, action: actionOf(change), status: 'applied', blocks: [] };
-  if (change.moveTo !== undefined) {json.to = change.moveTo;}
+  if (change.moveTo !== undefined) {
+    json.to = change.moveTo;
+  }
   const target = resolveUnderRoot(root, name);
   const claim = (p: string, label: string) => {
     // .native: one key per file on case-insensitive file systems too.
     const key = fs.existsSync(p) ? fs.realpathSync.native(p) : p;
     const previous = claimed.get(key);
-    if (previous !== undefined) {throw new PatchInputError(`the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`);}
+    if (previous !== undefined) {
+      throw new PatchInputError(
+        `the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`,
+      );
+    }
     claimed.set(key, `${change.kind} on line ${change.sourceLine}`);
   };
   claim(target, name);
@@ -261,22 +310,30 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     } catch {
       throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
     }
-    if (stat.isDirectory()) {throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which is a folder; nothing was changed`);}
+    if (stat.isDirectory()) {
+      throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which is a folder; nothing was changed`);
+    }
     return { json, write: { kind: 'delete', display: name, target } };
   }
   if (change.kind === 'add') {
-    if (exists(target)) {throw new PatchInputError(`the patch adds ${name} (line ${change.sourceLine}), which already exists; nothing was changed`);}
+    if (exists(target)) {
+      throw new PatchInputError(`the patch adds ${name} (line ${change.sourceLine}), which already exists; nothing was changed`);
+    }
     const content = addedContent(change);
     json.content = content;
     return { json, write: { kind: 'add', display: name, target, content } };
   }
 
   const file = readTextFile(target);
-  if (!file) {throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);}
+  if (!file) {
+    throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
+  }
   let destination: string | undefined;
   if (change.moveTo !== undefined) {
     destination = resolveUnderRoot(root, change.moveTo);
-    if (exists(destination)) {throw new PatchInputError(`the patch moves ${name} to ${change.moveTo}, which already exists; nothing was changed`);}
+    if (exists(destination)) {
+      throw new PatchInputError(`the patch moves ${name} to ${change.moveTo}, which already exists; nothing was changed`);
+    }
     claim(destination, change.moveTo);
   }
   let content = file.text;
@@ -286,13 +343,16 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     json.status = result.status;
     json.message = result.message;
     json.blocks = result.blocks.map(outcomeJson);
-    if (result.status !== 'applied') {return { json, result };}
+    if (result.status !== 'applied') {
+      return { json, result };
+    }
     content = result.content ?? file.text;
   }
   json.content = content;
-  const write: PlannedWrite = destination !== undefined
-    ? { kind: 'move', display: `${name} -> ${change.moveTo}`, original: file, source: target, target: destination, content }
-    : { kind: 'update', display: name, original: file, content };
+  const write: PlannedWrite =
+    destination !== undefined
+      ? { kind: 'move', display: `${name} -> ${change.moveTo}`, original: file, source: target, target: destination, content }
+      : { kind: 'update', display: name, original: file, content };
   return { json, result, write };
 }
 
@@ -300,9 +360,20 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
 function mergeSections(files: FileChange[]): FileChange[] {
   const out: FileChange[] = [];
   for (const change of files) {
-    const same = out.find((c) => c.kind === 'update' && change.kind === 'update' && c.moveTo === undefined && change.moveTo === undefined && c.path === change.path && c.path !== undefined);
-    if (same) {same.blocks.push(...change.blocks);}
-    else {out.push({ ...change, blocks: [...change.blocks] });}
+    const same = out.find(
+      (c) =>
+        c.kind === 'update' &&
+        change.kind === 'update' &&
+        c.moveTo === undefined &&
+        change.moveTo === undefined &&
+        c.path === change.path &&
+        c.path !== undefined,
+    );
+    if (same) {
+      same.blocks.push(...change.blocks);
+    } else {
+      out.push({ ...change, blocks: [...change.blocks] });
+    }
   }
   return out;
 }
@@ -311,14 +382,18 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
   let root: string;
   try {
     root = fs.realpathSync(args.root);
-    if (!fs.statSync(root).isDirectory()) {throw new Error('not a folder');}
+    if (!fs.statSync(root).isDirectory()) {
+      throw new Error('not a folder');
+    }
   } catch (error) {
     throw new PatchInputError(`--root ${args.root} is not a folder (${(error as Error).message})`);
   }
   const input = await readInput(args.source);
   const parsed = parsePatch(input.text);
   if (!parsed || parsed.files.length === 0) {
-    throw new PatchInputError(`no patch found in ${input.name} (expected a unified diff with "--- a/<path>" / "+++ b/<path>" / "@@" lines, or "*** Begin Patch" ... "*** End Patch")`);
+    throw new PatchInputError(
+      `no patch found in ${input.name} (expected a unified diff with "--- a/<path>" / "+++ b/<path>" / "@@" lines, or "*** Begin Patch" ... "*** End Patch")`,
+    );
   }
   const claimed = new Map<string, string>();
   const planned = mergeSections(parsed.files).map((change) => planFile(root, change, claimed));
@@ -328,7 +403,9 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
   if (failed) {
     for (const p of planned) {
       delete p.json.content;
-      if (p.json.status === 'applied') {p.json.status = 'pending';}
+      if (p.json.status === 'applied') {
+        p.json.status = 'pending';
+      }
     }
     const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
     const message = [`Nothing was changed: the ${kind} does not apply to every file.`, ...reasons].join('\n\n');
@@ -336,19 +413,33 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
   }
   const summary = planned.map((p) => `- ${describeWrite(p.write!)}${p.result ? `: ${p.result.message}` : ''}`).join('\n');
   if (args.dryRun) {
-    return { status: 'applied', message: `The ${kind} would change ${planned.length} file${planned.length === 1 ? '' : 's'} (dry run, nothing written):\n${summary}`, files };
+    return {
+      status: 'applied',
+      message: `The ${kind} would change ${planned.length} file${planned.length === 1 ? '' : 's'} (dry run, nothing written):\n${summary}`,
+      files,
+    };
   }
-  for (const f of files) {delete f.content;}
+  for (const f of files) {
+    delete f.content;
+  }
   commitWrites(planned.map((p) => p.write!));
-  return { status: 'applied', message: `Applied the ${kind} to ${planned.length} file${planned.length === 1 ? '' : 's'}:\n${summary}`, files };
+  return {
+    status: 'applied',
+    message: `Applied the ${kind} to ${planned.length} file${planned.length === 1 ? '' : 's'}:\n${summary}`,
+    files,
+  };
 }
 
 function describeWrite(w: PlannedWrite): string {
   switch (w.kind) {
-    case 'update': return `updated ${w.display}`;
-    case 'add': return `added ${w.display}`;
-    case 'delete': return `deleted ${w.display}`;
-    case 'move': return `moved ${w.display}`;
+    case 'update':
+      return `updated ${w.display}`;
+    case 'add':
+      return `added ${w.display}`;
+    case 'delete':
+      return `deleted ${w.display}`;
+    case 'move':
+      return `moved ${w.display}`;
   }
 }
 
@@ -376,14 +467,18 @@ function restore(target: string, bytes: Buffer, mode: number): void {
  */
 function restoreText(original: TextFile, display: string): void {
   const now = readTextFile(original.realPath);
-  if (!now) {throw new Error(`${display} disappeared while the patch was undone`);}
+  if (!now) {
+    throw new Error(`${display} disappeared while the patch was undone`);
+  }
   writeTextFile(now, original.text, display);
 }
 
 /** Folders that creating `file` would add (outermost first), to remove them again on rollback. */
 function missingFolders(file: string): string[] {
   const out: string[] = [];
-  for (let dir = path.dirname(file); !fs.existsSync(dir); dir = path.dirname(dir)) {out.unshift(dir);}
+  for (let dir = path.dirname(file); !fs.existsSync(dir); dir = path.dirname(dir)) {
+    out.unshift(dir);
+  }
   return out;
 }
 
@@ -451,12 +546,15 @@ export function commitWrites(writes: readonly PlannedWrite[]): void {
         try {
           undo();
         } catch (undoError) {
-          problems.push(`${describeWrite(previous)} could not be undone (${undoError instanceof Error ? undoError.message : String(undoError)})`);
+          problems.push(
+            `${describeWrite(previous)} could not be undone (${undoError instanceof Error ? undoError.message : String(undoError)})`,
+          );
         }
       }
-      const restored = problems.length === 0
-        ? `nothing was changed${done.length > 0 ? ` (the ${done.length} file change${done.length === 1 ? '' : 's'} already made ${done.length === 1 ? 'was' : 'were'} undone)` : ''}`
-        : `and restoring failed: ${problems.join('; ')}; check those files`;
+      const restored =
+        problems.length === 0
+          ? `nothing was changed${done.length > 0 ? ` (the ${done.length} file change${done.length === 1 ? '' : 's'} already made ${done.length === 1 ? 'was' : 'were'} undone)` : ''}`
+          : `and restoring failed: ${problems.join('; ')}; check those files`;
       throw new PatchInputError(`Writing failed (${describeWrite(w)}: ${reason}); ${restored}.`);
     }
   }

@@ -5,7 +5,10 @@ import * as path from 'node:path';
 const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
 
 function segments(p: string): string[] {
-  return p.replace(/\\/g, '/').split('/').filter((s) => s !== '' && s !== '.');
+  return p
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
 }
 
 function realOrResolved(p: string): string {
@@ -47,14 +50,44 @@ export function namesFile(blockPath: string, targetPath: string, cwd: string = p
 }
 
 const LANGUAGES: Record<string, string> = {
-  '.md': 'markdown', '.markdown': 'markdown', '.mdx': 'mdx',
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
-  '.json': 'json', '.jsonc': 'jsonc', '.py': 'python', '.rb': 'ruby', '.go': 'go', '.rs': 'rust',
-  '.java': 'java', '.kt': 'kotlin', '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.hpp': 'cpp',
-  '.cs': 'csharp', '.php': 'php', '.swift': 'swift', '.sh': 'shellscript', '.bash': 'shellscript',
-  '.yml': 'yaml', '.yaml': 'yaml', '.toml': 'toml', '.html': 'html', '.css': 'css', '.scss': 'scss',
-  '.xml': 'xml', '.sql': 'sql', '.txt': 'plaintext',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.mdx': 'mdx',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascriptreact',
+  '.json': 'json',
+  '.jsonc': 'jsonc',
+  '.py': 'python',
+  '.rb': 'ruby',
+  '.go': 'go',
+  '.rs': 'rust',
+  '.java': 'java',
+  '.kt': 'kotlin',
+  '.c': 'c',
+  '.h': 'c',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.hpp': 'cpp',
+  '.cs': 'csharp',
+  '.php': 'php',
+  '.swift': 'swift',
+  '.sh': 'shellscript',
+  '.bash': 'shellscript',
+  '.yml': 'yaml',
+  '.yaml': 'yaml',
+  '.toml': 'toml',
+  '.html': 'html',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.xml': 'xml',
+  '.sql': 'sql',
+  '.txt': 'plaintext',
 };
 
 /** VS Code language id for a file name ('plaintext' when unknown). */

@@ -45,17 +45,24 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
  */
 export function decodeText(bytes: Buffer, name: string): { text: string; bom: boolean } {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
-    throw new TextFileError('not-text', `${name} is not a UTF-8 text file: it starts with a UTF-16 byte order mark (only UTF-8 is supported)`);
+    throw new TextFileError(
+      'not-text',
+      `${name} is not a UTF-8 text file: it starts with a UTF-16 byte order mark (only UTF-8 is supported)`,
+    );
   }
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
-    throw new TextFileError('not-text',
-      `${name} is not a text file: it contains a NUL byte at offset ${nul} (line ${lineAt(bytes, nul)}); binary files are not edited`);
+    throw new TextFileError(
+      'not-text',
+      `${name} is not a text file: it contains a NUL byte at offset ${nul} (line ${lineAt(bytes, nul)}); binary files are not edited`,
+    );
   }
   const invalid = firstInvalidUtf8(bytes);
   if (invalid >= 0) {
-    throw new TextFileError('not-text',
-      `${name} is not valid UTF-8: invalid byte 0x${bytes[invalid].toString(16).padStart(2, '0')} at offset ${invalid} (line ${lineAt(bytes, invalid)}); only UTF-8 text files are edited`);
+    throw new TextFileError(
+      'not-text',
+      `${name} is not valid UTF-8: invalid byte 0x${bytes[invalid].toString(16).padStart(2, '0')} at offset ${invalid} (line ${lineAt(bytes, invalid)}); only UTF-8 text files are edited`,
+    );
   }
   const bom = bytes.subarray(0, 3).equals(UTF8_BOM);
   return { text: bytes.toString('utf8', bom ? 3 : 0), bom };
@@ -101,8 +108,17 @@ export function readTextFile(filePath: string): TextFile | undefined {
   refuseAfterInterruptedWrite(realPath, filePath, bytes, false);
   const { text, bom } = decodeText(bytes, filePath);
   return {
-    realPath, text, bom, bytes, mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid,
-    mtimeMs: stat.mtimeMs, size: stat.size, ino: stat.ino, dev: stat.dev,
+    realPath,
+    text,
+    bom,
+    bytes,
+    mode: stat.mode & 0o7777,
+    uid: stat.uid,
+    gid: stat.gid,
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+    ino: stat.ino,
+    dev: stat.dev,
   };
 }
 
@@ -154,8 +170,10 @@ export function createTextFile(filePath: string, text: string): void {
       throw ioError(filePath, error);
     }
   } else if (!isDirectory(folder)) {
-    throw new TextFileError('not-found',
-      `${filePath} is a symbolic link to ${target}, whose folder ${folder} does not exist; nothing was written (create the folder or fix the link)`);
+    throw new TextFileError(
+      'not-found',
+      `${filePath} is a symbolic link to ${target}, whose folder ${folder} does not exist; nothing was written (create the folder or fix the link)`,
+    );
   }
   refuseAfterInterruptedWrite(target, filePath);
   removeStaleTemps(target);
@@ -192,8 +210,11 @@ function encode(text: string, bom: boolean): Buffer {
  * never outlives a failure.
  */
 function viaTempFile(
-  target: string, data: Buffer, displayName: string,
-  like: { mode: number; uid: number; gid: number } | undefined, commit: (temp: string) => void,
+  target: string,
+  data: Buffer,
+  displayName: string,
+  like: { mode: number; uid: number; gid: number } | undefined,
+  commit: (temp: string) => void,
   tempOf = target,
 ): void {
   // Named after the file being edited, so a later run knows it and can clean it up.
@@ -262,8 +283,10 @@ function writeInPlace(original: TextFile, data: Buffer, displayName: string): vo
         fs.fsyncSync(fd);
         removeQuietly(backup);
       } catch {
-        throw new TextFileError('io',
-          `${displayName} could not be rewritten in place (${errorText(error)}) nor restored; its previous content is in ${backup}`);
+        throw new TextFileError(
+          'io',
+          `${displayName} could not be rewritten in place (${errorText(error)}) nor restored; its previous content is in ${backup}`,
+        );
       }
     }
     throw asTextFileError(displayName, error);
@@ -275,9 +298,16 @@ function writeInPlace(original: TextFile, data: Buffer, displayName: string): vo
 /** An fsynced copy of the old bytes; it only ever exists complete (written as a temp file, then renamed). */
 function writeBackup(original: TextFile, displayName: string): string {
   const backup = newSidePath(original.realPath, 'bak');
-  viaTempFile(backup, original.bytes, displayName, { mode: 0o600, uid: original.uid, gid: original.gid }, (temp) => {
-    fs.renameSync(temp, backup);
-  }, original.realPath);
+  viaTempFile(
+    backup,
+    original.bytes,
+    displayName,
+    { mode: 0o600, uid: original.uid, gid: original.gid },
+    (temp) => {
+      fs.renameSync(temp, backup);
+    },
+    original.realPath,
+  );
   return backup;
 }
 
@@ -288,8 +318,10 @@ function writeBackup(original: TextFile, displayName: string): string {
 function refuseAfterInterruptedWrite(target: string, displayName: string, current?: Buffer, cleanUp = true): void {
   for (const backup of sideFilesOf(target, 'bak')) {
     if (backup.alive) {
-      throw new TextFileError('changed',
-        `${displayName} is being rewritten in place by process ${backup.pid} right now; nothing was written (try again)`);
+      throw new TextFileError(
+        'changed',
+        `${displayName} is being rewritten in place by process ${backup.pid} right now; nothing was written (try again)`,
+      );
     }
     if (current !== undefined && sameBytes(backup.path, current)) {
       if (cleanUp) {
@@ -297,9 +329,11 @@ function refuseAfterInterruptedWrite(target: string, displayName: string, curren
       }
       continue;
     }
-    throw new TextFileError('changed',
+    throw new TextFileError(
+      'changed',
       `an earlier run was interrupted while rewriting ${displayName} in place, so it may be incomplete; its previous content is in ${backup.path}. ` +
-      'Check the file, then delete that backup; nothing was written');
+        'Check the file, then delete that backup; nothing was written',
+    );
   }
 }
 
@@ -319,8 +353,8 @@ function assertUnchanged(original: TextFile, displayName: string, fd?: number): 
   } catch (error) {
     throw isErrno(error, 'ENOENT') ? changedError(displayName) : error;
   }
-  const same = now.isFile() && now.ino === original.ino && now.dev === original.dev &&
-    now.size === original.size && now.mtimeMs === original.mtimeMs;
+  const same =
+    now.isFile() && now.ino === original.ino && now.dev === original.dev && now.size === original.size && now.mtimeMs === original.mtimeMs;
   if (!same || !readAllAt(fd ?? original.realPath, original.size).equals(original.bytes)) {
     throw changedError(displayName);
   }

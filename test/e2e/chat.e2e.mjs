@@ -13,7 +13,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { editorText, eventually, mod, openFile, runCommand, runWhenAvailable, setClipboard, visibleText } from './workbench.mjs';
 
-export const title = 'Chat view: @apply a drifted block and click Apply (the file opens at the change); @apply a near miss, nothing changes until Apply here';
+export const title =
+  'Chat view: @apply a drifted block and click Apply (the file opens at the change); @apply a near miss, nothing changes until Apply here';
 export const timeoutMs = 300_000;
 /** Runs on a server with the test-only stub language model installed (see test/runVsCode.mjs). */
 export const stubModel = true;
@@ -140,7 +141,12 @@ export default async function ({ page, workspace, screenshot, log }) {
   // 1. The drifted block.
   const drifted = await askApply(page, DRIFTED_BLOCK, 'matched after normalising indentation');
   const driftedText = await drifted.innerText();
-  log(`reply: ${driftedText.split('\n').filter((l) => /Block 1/.test(l)).join(' ')}`);
+  log(
+    `reply: ${driftedText
+      .split('\n')
+      .filter((l) => /Block 1/.test(l))
+      .join(' ')}`,
+  );
   assert.match(driftedText, new RegExp(`matched after normalising indentation at lines ${sellLine}-${sellLine + 4}`));
   await button(drifted, /^Apply$/).waitFor({ state: 'visible', timeout: 20_000 });
   await screenshot('drifted-reply');
@@ -154,7 +160,10 @@ export default async function ({ page, workspace, screenshot, log }) {
     message: 'the changed lines are not in view after Apply',
   });
   await screenshot('drifted-applied');
-  await eventually(() => editorText(page), afterSell, { timeoutMs: 20_000, message: 'Apply did not write the change in the file\'s indentation' });
+  await eventually(() => editorText(page), afterSell, {
+    timeoutMs: 20_000,
+    message: "Apply did not write the change in the file's indentation",
+  });
 
   // 2. The near miss: candidates with "Apply here", and nothing changes before the click.
   const nearMiss = await askApply(page, NEAR_MISS_BLOCK, 'Apply here');

@@ -5,7 +5,20 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { closeSecondarySideBar, editorText, eventually, focusEditor, goToLine, mod, openFile, paste, pressUndo, runCommand, runWhenAvailable, waitForVisibleText } from './workbench.mjs';
+import {
+  closeSecondarySideBar,
+  editorText,
+  eventually,
+  focusEditor,
+  goToLine,
+  mod,
+  openFile,
+  paste,
+  pressUndo,
+  runCommand,
+  runWhenAvailable,
+  waitForVisibleText,
+} from './workbench.mjs';
 
 export const title = 'paste a near-miss block, see the CodeLens, preview, click Apply here, undo, dismiss; paste an exact block, undo';
 export const timeoutMs = 240_000;
@@ -77,7 +90,10 @@ export default async function ({ page, workspace, screenshot, log }) {
   const status = page.locator('.statusbar-item', { hasText: '1 block pending' });
   await status.waitFor({ state: 'visible', timeout: 10_000 });
   await status.click();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Apply here' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'Apply here' })
+    .first()
+    .waitFor({ state: 'visible', timeout: 10_000 });
   await page.keyboard.press('Escape');
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
   // Nothing was inserted: no raw markers in the file.
@@ -87,7 +103,9 @@ export default async function ({ page, workspace, screenshot, log }) {
   await screenshot('codelens');
 
   // Hovering a candidate line shows how SEARCH differs from it.
-  const candidateLine = page.locator('.editor-group-container.active .view-line', { hasText: 'throw new Error(`receive: quantity must be positive' }).first();
+  const candidateLine = page
+    .locator('.editor-group-container.active .view-line', { hasText: 'throw new Error(`receive: quantity must be positive' })
+    .first();
   await candidateLine.hover();
   const hover = page.locator('.monaco-hover', { hasText: 'How SEARCH differs' });
   await hover.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -107,7 +125,10 @@ export default async function ({ page, workspace, screenshot, log }) {
 
   // Apply here.
   await lens(page, 'Apply here').first().click();
-  await eventually(() => editorText(page), expected, { timeoutMs: 20_000, message: 'Apply here did not put the REPLACE text at the candidate' });
+  await eventually(() => editorText(page), expected, {
+    timeoutMs: 20_000,
+    message: 'Apply here did not put the REPLACE text at the candidate',
+  });
   await lens(page, 'Apply here').first().waitFor({ state: 'detached', timeout: 20_000 });
   await goToLine(page, firstLine + 3);
   await screenshot('applied');
@@ -133,7 +154,10 @@ export default async function ({ page, workspace, screenshot, log }) {
   // The paste goes through paste edit providers first; editorText() selects all, which would cancel a
   // paste still in flight, so wait for the rendered line before reading the whole text.
   await waitForVisibleText(page, "readonly region = 'eu'");
-  await eventually(() => editorText(page), onDisk.replace(exactSearch, exactReplace), { timeoutMs: 20_000, message: 'the pasted exact block was not applied' });
+  await eventually(() => editorText(page), onDisk.replace(exactSearch, exactReplace), {
+    timeoutMs: 20_000,
+    message: 'the pasted exact block was not applied',
+  });
   await goToLine(page, 13);
   await screenshot('exact-applied');
   await pressUndo(page);

@@ -72,7 +72,9 @@ let corpusCache: string[][] | undefined;
 
 /** Real text: TypeScript's lib declarations and JavaScript sources shipped in node_modules. */
 function corpus(): string[][] {
-  if (corpusCache) {return corpusCache;}
+  if (corpusCache) {
+    return corpusCache;
+  }
   const root = path.resolve(__dirname, '../../../node_modules');
   const files = [
     'typescript/lib/lib.es5.d.ts',
@@ -92,7 +94,9 @@ function corpus(): string[][] {
       // A missing package only narrows the corpus.
     }
   }
-  if (out.length === 0) {throw new Error(`no corpus files found under ${root} (run npm ci)`);}
+  if (out.length === 0) {
+    throw new Error(`no corpus files found under ${root} (run npm ci)`);
+  }
   corpusCache = out;
   return out;
 }
@@ -106,8 +110,14 @@ function python(g: Gen, n: number): string[] {
     out.push(`def ${name}_${g.int(0, 30)}(self, ${g.pick(PY_NAMES)}):`);
     out.push(`    """${g.pick(['Return', 'Compute', 'Load'])} the ${g.pick(PY_NAMES)}."""`);
     for (let k = g.int(1, 6); k > 0; k--) {
-      out.push(g.chance(0.3) ? `    if ${g.pick(PY_NAMES)} is None:` : `    ${g.pick(PY_NAMES)} = ${g.pick(PY_NAMES)}.get('${g.pick(PY_NAMES)}', ${g.int(0, 9)})`);
-      if (out[out.length - 1].endsWith(':')) {out.push(`        return ${g.pick(PY_NAMES)}`);}
+      out.push(
+        g.chance(0.3)
+          ? `    if ${g.pick(PY_NAMES)} is None:`
+          : `    ${g.pick(PY_NAMES)} = ${g.pick(PY_NAMES)}.get('${g.pick(PY_NAMES)}', ${g.int(0, 9)})`,
+      );
+      if (out[out.length - 1].endsWith(':')) {
+        out.push(`        return ${g.pick(PY_NAMES)}`);
+      }
     }
     out.push(`    return ${g.pick(PY_NAMES)}`);
     out.push('');
@@ -121,8 +131,12 @@ function markdown(g: Gen, n: number): string[] {
     out.push(`## ${g.pick(['Install', 'Usage', 'Options', 'Notes'])} ${g.int(1, 9)}`, '');
     out.push(`The ${g.pick(PY_NAMES)} option sets the “${g.pick(PY_NAMES)}” — see below…  `);
     out.push(`- ${g.pick(PY_NAMES)}: \`${g.pick(PY_NAMES)}\``, `- ${g.pick(PY_NAMES)}: ${g.int(0, 99)}`, '');
-    if (g.chance(0.3)) {out.push('```ts', `const ${g.pick(PY_NAMES)} = ${g.int(0, 9)};`, '```', '');}
-    if (g.chance(0.2)) {out.push('---', '');}
+    if (g.chance(0.3)) {
+      out.push('```ts', `const ${g.pick(PY_NAMES)} = ${g.int(0, 9)};`, '```', '');
+    }
+    if (g.chance(0.2)) {
+      out.push('---', '');
+    }
   }
   return out.slice(0, n);
 }
@@ -147,9 +161,15 @@ function sourceLines(g: Gen): string[] {
     const start = g.int(0, Math.max(0, file.length - n));
     return file.slice(start, start + n);
   }
-  if (kind === 6) {return python(g, n);}
-  if (kind === 7) {return markdown(g, n);}
-  if (kind === 8) {return cTabs(g, n);}
+  if (kind === 6) {
+    return python(g, n);
+  }
+  if (kind === 7) {
+    return markdown(g, n);
+  }
+  if (kind === 8) {
+    return cTabs(g, n);
+  }
   // Repetitive code: many identical short lines make ambiguity and twins common.
   return Array.from({ length: n }, (_, i) => g.pick(['}', '  return x;', '', `  x += ${i % 3};`, '  // ...']));
 }
@@ -199,13 +219,19 @@ function makeDoc(g: Gen): Doc {
   }
   const crlfAll = eolMode === 0;
   const mixed = eolMode === 1;
-  if (crlfAll) {shapes.push('CRLF');}
-  if (mixed) {shapes.push('mixed EOL');}
+  if (crlfAll) {
+    shapes.push('CRLF');
+  }
+  if (mixed) {
+    shapes.push('mixed EOL');
+  }
   const finalEol = g.chance(0.8);
   const parts: string[] = [text];
   for (let i = 0; i < lines.length; i++) {
     parts.push(lines[i]);
-    if (i < lines.length - 1 || finalEol) {parts.push(crlfAll || (mixed && g.chance(0.5)) ? '\r\n' : '\n');}
+    if (i < lines.length - 1 || finalEol) {
+      parts.push(crlfAll || (mixed && g.chance(0.5)) ? '\r\n' : '\n');
+    }
   }
   text = parts.join('');
   if (g.chance(0.01)) {
@@ -245,7 +271,9 @@ function perturb(g: Gen, lines: string[]): string[] {
 function garbage(g: Gen): string {
   const chars = 'abc{}();=<>"\'\t \\\u00a0\u200b\u2014\u201c\r\n=======<<<<<<<';
   let s = '';
-  for (let n = g.size(200); n > 0; n--) {s += chars[g.int(0, chars.length - 1)];}
+  for (let n = g.size(200); n > 0; n--) {
+    s += chars[g.int(0, chars.length - 1)];
+  }
   return s;
 }
 
@@ -259,24 +287,38 @@ function makeBlocks(g: Gen, doc: Doc): SearchReplaceBlock[] {
     const region = doc.lines.slice(s, s + len);
     const kind = count > 100 ? (g.chance(0.97) ? 0 : g.int(1, 4)) : g.int(0, 9);
     let search: string[];
-    if (kind <= 4) {search = region;}
-    else if (kind <= 6) {search = perturb(g, region);}
-    else if (kind === 7) {search = garbage(g).split('\n');}
-    else if (kind === 8) {search = g.chance(0.5) ? [] : ['   '];}
-    else {search = [doc.lines[g.int(0, n - 1)]];}
+    if (kind <= 4) {
+      search = region;
+    } else if (kind <= 6) {
+      search = perturb(g, region);
+    } else if (kind === 7) {
+      search = garbage(g).split('\n');
+    } else if (kind === 8) {
+      search = g.chance(0.5) ? [] : ['   '];
+    } else {
+      search = [doc.lines[g.int(0, n - 1)]];
+    }
     let replace: string[];
     const r = g.int(0, 5);
-    if (r === 0) {replace = [];}
-    else if (r === 1) {replace = garbage(g).split('\n');}
-    else {replace = search.map((l) => (g.chance(0.4) ? `${l} // edit ${b}` : l));}
-    if (g.chance(0.05)) {replace.push('=======');}
+    if (r === 0) {
+      replace = [];
+    } else if (r === 1) {
+      replace = garbage(g).split('\n');
+    } else {
+      replace = search.map((l) => (g.chance(0.4) ? `${l} // edit ${b}` : l));
+    }
+    if (g.chance(0.05)) {
+      replace.push('=======');
+    }
     const block: SearchReplaceBlock = {
       index: b + 1,
       sourceLine: 1,
       search: search.join('\n'),
       replace: replace.join('\n'),
     };
-    if (g.chance(0.1)) {block.startLine = g.pick([s + 1, g.int(1, n + 5), 1e23, 0, 2.5]);}
+    if (g.chance(0.1)) {
+      block.startLine = g.pick([s + 1, g.int(1, n + 5), 1e23, 0, 2.5]);
+    }
     blocks.push(block);
   }
   return blocks;
@@ -286,14 +328,22 @@ function makeBlocks(g: Gen, doc: Doc): SearchReplaceBlock[] {
 function markerText(g: Gen, blocks: SearchReplaceBlock[]): string {
   const out: string[] = [];
   for (const b of blocks.slice(0, 50)) {
-    if (g.chance(0.3)) {out.push('src/file.ts');}
+    if (g.chance(0.3)) {
+      out.push('src/file.ts');
+    }
     out.push(g.chance(0.9) ? '<<<<<<< SEARCH' : '------- SEARCH');
-    if (b.startLine !== undefined) {out.push(`:start_line:${g.chance(0.5) ? b.startLine : '100000000000000000000000'}`, '-------');}
+    if (b.startLine !== undefined) {
+      out.push(`:start_line:${g.chance(0.5) ? b.startLine : '100000000000000000000000'}`, '-------');
+    }
     out.push(b.search, '=======', b.replace);
-    if (g.chance(0.95)) {out.push('>>>>>>> REPLACE');}
+    if (g.chance(0.95)) {
+      out.push('>>>>>>> REPLACE');
+    }
     out.push('');
   }
-  if (g.chance(0.1)) {out.push('>>>>>>> REPLACE');}
+  if (g.chance(0.1)) {
+    out.push('>>>>>>> REPLACE');
+  }
   return out.join(g.chance(0.2) ? '\r\n' : '\n');
 }
 
@@ -301,7 +351,9 @@ function markerText(g: Gen, blocks: SearchReplaceBlock[]): string {
 
 function lineStarts(text: string): number[] {
   const starts = [text.charCodeAt(0) === 0xfeff ? 1 : 0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {starts.push(i + 1);}
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    starts.push(i + 1);
+  }
   return starts;
 }
 
@@ -312,8 +364,12 @@ function invisibleOccurrences(doc: Doc, search: string, limit: number): number {
   let found = 0;
   for (let s = 0; s + want.length <= have.length && found < limit; s++) {
     let k = 0;
-    while (k < want.length && have[s + k] === want[k]) {k++;}
-    if (k === want.length) {found++;}
+    while (k < want.length && have[s + k] === want[k]) {
+      k++;
+    }
+    if (k === want.length) {
+      found++;
+    }
   }
   return found;
 }
@@ -327,21 +383,31 @@ function checkResult(doc: Doc, blocks: SearchReplaceBlock[], options: ApplyOptio
   const text = doc.text;
   const starts = lineStarts(text);
   const lineCount = starts.length;
-  if (typeof r.message !== 'string' || r.message.length === 0) {fail('message', 'empty message');}
+  if (typeof r.message !== 'string' || r.message.length === 0) {
+    fail('message', 'empty message');
+  }
   if (r.status !== 'applied') {
-    if (r.content !== undefined || r.edits.length > 0) {fail('atomic', `status ${r.status} but content or edits present`);}
+    if (r.content !== undefined || r.edits.length > 0) {
+      fail('atomic', `status ${r.status} but content or edits present`);
+    }
   } else {
-    if (r.content === undefined) {fail('atomic', 'applied without content');}
+    if (r.content === undefined) {
+      fail('atomic', 'applied without content');
+    }
     // Edits sorted, apart, inside the text, and they turn the original into content.
     let out = '';
     let pos = 0;
     for (const e of r.edits) {
-      if (!(e.start >= pos && e.end >= e.start && e.end <= text.length)) {fail('edits', `bad edit order/bounds ${JSON.stringify([e.start, e.end])}`);}
+      if (!(e.start >= pos && e.end >= e.start && e.end <= text.length)) {
+        fail('edits', `bad edit order/bounds ${JSON.stringify([e.start, e.end])}`);
+      }
       out += text.slice(pos, e.start) + e.newText;
       pos = e.end;
     }
     out += text.slice(pos);
-    if (out !== r.content) {fail('edits', 'edits applied to the original do not give content');}
+    if (out !== r.content) {
+      fail('edits', 'edits applied to the original do not give content');
+    }
     // Bytes outside reported ranges unchanged: every edit lies inside the applied blocks' ranges
     // (whole lines, plus the line break before them, which a deletion at the end of the file takes).
     const allowed = r.blocks
@@ -358,8 +424,11 @@ function checkResult(doc: Doc, blocks: SearchReplaceBlock[], options: ApplyOptio
     const union: Array<[number, number]> = [];
     for (const [a, b] of allowed) {
       const top = union[union.length - 1];
-      if (top && a <= top[1]) {top[1] = Math.max(top[1], b);}
-      else {union.push([a, b]);}
+      if (top && a <= top[1]) {
+        top[1] = Math.max(top[1], b);
+      } else {
+        union.push([a, b]);
+      }
     }
     for (const e of r.edits) {
       if (!union.some(([a, b]) => a <= e.start && e.end <= b)) {
@@ -367,20 +436,33 @@ function checkResult(doc: Doc, blocks: SearchReplaceBlock[], options: ApplyOptio
       }
     }
     const content = r.content;
-    if (text.startsWith('\uFEFF') !== content.startsWith('\uFEFF') || content.startsWith('\uFEFF\uFEFF') !== text.startsWith('\uFEFF\uFEFF')) {
+    if (
+      text.startsWith('\uFEFF') !== content.startsWith('\uFEFF') ||
+      content.startsWith('\uFEFF\uFEFF') !== text.startsWith('\uFEFF\uFEFF')
+    ) {
       fail('bom', 'BOM not kept');
     }
     const replaceHasCr = blocks.some((b) => b.replace.includes('\r'));
-    if (!text.includes('\r') && content.includes('\r\n') && !replaceHasCr) {fail('eol', 'CRLF written into an LF file');}
-    if (text.includes('\n') && !/(^|[^\r])\n/.test(text) && /(^|[^\r])\n/.test(content)) {fail('eol', 'bare LF written into a CRLF file');}
+    if (!text.includes('\r') && content.includes('\r\n') && !replaceHasCr) {
+      fail('eol', 'CRLF written into an LF file');
+    }
+    if (text.includes('\n') && !/(^|[^\r])\n/.test(text) && /(^|[^\r])\n/.test(content)) {
+      fail('eol', 'bare LF written into a CRLF file');
+    }
   }
   // Candidates inside the file.
   for (const b of r.blocks) {
     for (const c of b.candidates) {
-      if (!(c.startLine >= 1 && c.endLine >= c.startLine && c.endLine <= lineCount)) {fail('candidate', `lines ${c.startLine}-${c.endLine} of ${lineCount}`);}
-      if (!(c.start >= 0 && c.start <= c.end && c.end <= text.length)) {fail('candidate', `offsets ${c.start}-${c.end} of ${text.length}`);}
+      if (!(c.startLine >= 1 && c.endLine >= c.startLine && c.endLine <= lineCount)) {
+        fail('candidate', `lines ${c.startLine}-${c.endLine} of ${lineCount}`);
+      }
+      if (!(c.start >= 0 && c.start <= c.end && c.end <= text.length)) {
+        fail('candidate', `offsets ${c.start}-${c.end} of ${text.length}`);
+      }
     }
-    if (b.range && !(b.range.startLine >= 1 && b.range.endLine <= lineCount)) {fail('range', `range ${JSON.stringify(b.range)} of ${lineCount} lines`);}
+    if (b.range && !(b.range.startLine >= 1 && b.range.endLine <= lineCount)) {
+      fail('range', `range ${JSON.stringify(b.range)} of ${lineCount} lines`);
+    }
   }
   // A SEARCH that occurs twice, up to what the model cannot see, is never applied without a hint.
   // (Block 1 sees the original text, so the count is taken there.)
@@ -425,7 +507,9 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
     const out = fn();
     const ms = cpuMs() - t0;
     stats.maxMs = Math.max(stats.maxMs, ms);
-    if (ms > capMs) {stats.slow.push({ ms, what: `${what} (${doc.shape}, ${doc.lines.length} lines, ${blocks.length} blocks)` });}
+    if (ms > capMs) {
+      stats.slow.push({ ms, what: `${what} (${doc.shape}, ${doc.lines.length} lines, ${blocks.length} blocks)` });
+    }
     return out;
   };
 
@@ -439,15 +523,27 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
       }
     }
   } catch (e) {
-    if (!(e instanceof BlockParseError)) {throw e;}
+    if (!(e instanceof BlockParseError)) {
+      throw e;
+    }
   }
 
   const options: ApplyOptions = {};
-  if (g.chance(0.2)) {options.autoApplyNormalized = false;}
-  if (g.chance(0.1)) {options.fuzzyApply = g.pick([0.6, 0.77, 0.9]);}
-  if (g.chance(0.05)) {options.lineHint = g.pick([1, doc.lines.length, 1e23, Number.NaN]);}
-  if (g.chance(0.2)) {options.maxCandidates = g.int(1, 10);}
-  if (g.chance(0.1)) {options.languageId = 'markdown';}
+  if (g.chance(0.2)) {
+    options.autoApplyNormalized = false;
+  }
+  if (g.chance(0.1)) {
+    options.fuzzyApply = g.pick([0.6, 0.77, 0.9]);
+  }
+  if (g.chance(0.05)) {
+    options.lineHint = g.pick([1, doc.lines.length, 1e23, Number.NaN]);
+  }
+  if (g.chance(0.2)) {
+    options.maxCandidates = g.int(1, 10);
+  }
+  if (g.chance(0.1)) {
+    options.languageId = 'markdown';
+  }
 
   const large = blocks.length >= 16;
   const result = timed('applyBlocks', () => finish(runBatch(doc.text, blocks, options, large)));
@@ -460,7 +556,9 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
   if (blocks.length <= 300 && doc.text.length <= 2_000_000) {
     const other = timed('applyBlocks (other representation)', () => finish(runBatch(doc.text, blocks, options, !large)));
     stats.calls++;
-    if (JSON.stringify(other) !== JSON.stringify(result)) {fail('differential', 'line-array and one-string batches differ');}
+    if (JSON.stringify(other) !== JSON.stringify(result)) {
+      fail('differential', 'line-array and one-string batches differ');
+    }
   }
 
   // Inverse: an exact single-block apply undone by the inverse block restores the original.
@@ -491,7 +589,11 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
 }
 
 function finish(run: Generator<void, ApplyResult>): ApplyResult {
-  for (let step = run.next(); ; step = run.next()) {if (step.done) {return step.value;}}
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) {
+      return step.value;
+    }
+  }
 }
 
 export function runFuzz(opts: FuzzOptions): FuzzSummary {
@@ -502,14 +604,20 @@ export function runFuzz(opts: FuzzOptions): FuzzSummary {
   const last = opts.only !== undefined ? opts.only + 1 : opts.cases;
   let lastReport = t0;
   for (let caseNo = first; caseNo < last; caseNo++) {
-    if (opts.only === undefined && Date.now() - t0 > opts.seconds * 1000) {break;}
+    if (opts.only === undefined && Date.now() - t0 > opts.seconds * 1000) {
+      break;
+    }
     try {
       const stats = runCase(opts.seed, caseNo, opts.capMs);
       summary.calls += stats.calls;
       summary.blocks += stats.blocks;
       summary.maxCallMs = Math.max(summary.maxCallMs, stats.maxMs);
-      for (const s of stats.slow) {summary.slow.push({ caseNo, ...s });}
-      for (const s of stats.statuses) {summary.statuses[s] = (summary.statuses[s] ?? 0) + 1;}
+      for (const s of stats.slow) {
+        summary.slow.push({ caseNo, ...s });
+      }
+      for (const s of stats.statuses) {
+        summary.statuses[s] = (summary.statuses[s] ?? 0) + 1;
+      }
     } catch (e) {
       const err = e as Error & { fuzzKind?: string };
       const failure: FuzzFailure = {

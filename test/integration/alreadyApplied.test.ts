@@ -48,7 +48,12 @@ suite('already applied: editor and LM tool', () => {
     const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     const message = await invoke({
       filePath: `${dir()}/total.ts`,
-      blocks: [{ search: '  for (const item of items) {\n    sum += item.price;\n  }', replace: '  for (const item of items) {\n    sum += item.price * item.quantity;\n  }' }],
+      blocks: [
+        {
+          search: '  for (const item of items) {\n    sum += item.price;\n  }',
+          replace: '  for (const item of items) {\n    sum += item.price * item.quantity;\n  }',
+        },
+      ],
     });
     assert.match(message, /SEARCH text not found in .*total\.ts: already applied at lines 3-5/);
     assert.match(message, /Do not re-send this block/);

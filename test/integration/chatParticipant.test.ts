@@ -44,7 +44,10 @@ class RecordingStream implements vscode.ChatResponseStream {
   }
 
   get text(): string {
-    return this.parts.filter((p): p is Extract<Part, { kind: 'markdown' }> => p.kind === 'markdown').map((p) => p.value).join('');
+    return this.parts
+      .filter((p): p is Extract<Part, { kind: 'markdown' }> => p.kind === 'markdown')
+      .map((p) => p.value)
+      .join('');
   }
   get buttons(): vscode.Command[] {
     return this.parts.filter((p): p is Extract<Part, { kind: 'button' }> => p.kind === 'button').map((p) => p.value);
@@ -142,7 +145,10 @@ suite('chat participant @apply', () => {
     const prompt = `please apply\n${block('  timeoutMs: 5000,', '  timeoutMs: 30000,')}`;
     const { stream, result } = await ask({ prompt });
     assert.match(stream.text, /\*\*Block 1\*\*: matched exactly at line 3/);
-    assert.deepEqual(stream.buttons.map((b) => b.title), ['Apply', 'Preview']);
+    assert.deepEqual(
+      stream.buttons.map((b) => b.title),
+      ['Apply', 'Preview'],
+    );
     const anchor = stream.anchors.find((a) => a.value instanceof vscode.Location);
     assert.ok(anchor && anchor.value instanceof vscode.Location);
     assert.equal(anchor.value.uri.toString(), doc.uri.toString());
@@ -204,12 +210,18 @@ suite('chat participant @apply', () => {
     assert.ok(editor.document.isDirty, 'the apply was saved');
     await waitFor(() => inView(editor, 349), 'line 350 in view');
     const services = await api();
-    assert.deepEqual(services.feedback.highlighted(long.uri).map((r) => [r.start.line, r.end.line]), [[349, 349]], 'the changed line is highlighted');
+    assert.deepEqual(
+      services.feedback.highlighted(long.uri).map((r) => [r.start.line, r.end.line]),
+      [[349, 349]],
+      'the changed line is highlighted',
+    );
   });
 
   test('Apply here in a reply scrolls the open editor to the chosen lines and highlights them', async () => {
     const long = await openFile(`${dir}/long.ts`, LONG);
-    const { stream } = await ask({ prompt: block('export const value350 = 35;\nexport const value351 = 351;', 'export const value350 = 0;\nexport const value351 = 0;') });
+    const { stream } = await ask({
+      prompt: block('export const value350 = 35;\nexport const value351 = 351;', 'export const value350 = 0;\nexport const value351 = 0;'),
+    });
     const applyHere = stream.button_(/^Apply here \(\d+%, lines 350-351\)$/);
     const editor = shownIn(long.uri);
     assert.ok(editor);
@@ -217,10 +229,16 @@ suite('chat participant @apply', () => {
     await waitFor(() => !inView(editor, 349), 'the top of the file in view');
     const outcome = await click(applyHere);
     assert.equal(outcome.status, 'applied', outcome.summary);
-    assert.equal(long.getText(), LONG.replace('value350 = 350;\nexport const value351 = 351;', 'value350 = 0;\nexport const value351 = 0;'));
+    assert.equal(
+      long.getText(),
+      LONG.replace('value350 = 350;\nexport const value351 = 351;', 'value350 = 0;\nexport const value351 = 0;'),
+    );
     await waitFor(() => inView(editor, 349) && inView(editor, 350), 'lines 350-351 in view');
     const services = await api();
-    assert.deepEqual(services.feedback.highlighted(long.uri).map((r) => [r.start.line, r.end.line]), [[349, 350]]);
+    assert.deepEqual(
+      services.feedback.highlighted(long.uri).map((r) => [r.start.line, r.end.line]),
+      [[349, 350]],
+    );
   });
 
   test('Copy message for the model puts the engine message on the clipboard', async () => {
@@ -236,10 +254,10 @@ suite('chat participant @apply', () => {
     const ambiguous = block('    return null;\n  }', '    return undefined;\n  }');
     const { stream } = await ask({ prompt: ambiguous });
     assert.match(stream.text, /ambiguous: 2 matches at lines 9-10, 16-17/);
-    assert.deepEqual(stream.buttons.filter((b) => b.title.startsWith('Apply here')).map((b) => b.title), [
-      'Apply here (1 of 2, lines 9-10)',
-      'Apply here (2 of 2, lines 16-17)',
-    ]);
+    assert.deepEqual(
+      stream.buttons.filter((b) => b.title.startsWith('Apply here')).map((b) => b.title),
+      ['Apply here (1 of 2, lines 9-10)', 'Apply here (2 of 2, lines 16-17)'],
+    );
     const outcome = await click(stream.button_('Apply here (2 of 2, lines 16-17)'));
     assert.equal(outcome.status, 'applied', outcome.summary);
     const lines = doc.getText().split('\n');
@@ -273,7 +291,10 @@ suite('chat participant @apply', () => {
       const r = await lensRows(doc.uri);
       return r.some((row) => /Apply here/.test(row.title)) ? r : undefined;
     }, 'CodeLens rows for the pending block');
-    assert.ok(rows.some((row) => /Apply here .*\b18\b/.test(row.title)), rows.map((r) => r.title).join(' | '));
+    assert.ok(
+      rows.some((row) => /Apply here .*\b18\b/.test(row.title)),
+      rows.map((r) => r.title).join(' | '),
+    );
   });
 
   test('a button re-validates on click: the chosen text moved, so it applies where the text is now', async () => {
@@ -284,7 +305,13 @@ suite('chat participant @apply', () => {
     const outcome = await click(apply);
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.equal(doc.lineAt(12).text, '  return open(url, { ...defaults });');
-    assert.equal(doc.getText().split('\n').filter((l) => l.includes('return open(')).length, 1);
+    assert.equal(
+      doc
+        .getText()
+        .split('\n')
+        .filter((l) => l.includes('return open(')).length,
+      1,
+    );
   });
 
   test('a button whose chosen text is gone applies nothing and shows the new situation', async () => {
@@ -317,7 +344,11 @@ suite('chat participant @apply', () => {
   });
 
   test('blocks from an attached file go to an attached target file, not the active editor', async () => {
-    const transcript = await openFile(`${dir}/transcript.md`, `# Chat\n\nThe fix:\n\n\`\`\`\n${block('  retries: 3,', '  retries: 9,')}\`\`\`\n`, false);
+    const transcript = await openFile(
+      `${dir}/transcript.md`,
+      `# Chat\n\nThe fix:\n\n\`\`\`\n${block('  retries: 3,', '  retries: 9,')}\`\`\`\n`,
+      false,
+    );
     const other = await openFile(`${dir}/other.ts`, 'export const unrelated = 1;\n');
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), other.uri.toString());
     const references: vscode.ChatPromptReference[] = [
@@ -345,7 +376,10 @@ suite('chat participant @apply', () => {
   test('a block naming a file goes to that file', async () => {
     const other = await openFile(`${dir}/named.ts`, 'export const named = 1;\n', false);
     const { stream } = await ask({ prompt: block('export const named = 1;', 'export const named = 2;', `${dir}/named.ts`) });
-    assert.ok(stream.anchors.some((a) => a.value instanceof vscode.Uri && a.value.toString() === other.uri.toString()), 'the reply links the named file');
+    assert.ok(
+      stream.anchors.some((a) => a.value instanceof vscode.Uri && a.value.toString() === other.uri.toString()),
+      'the reply links the named file',
+    );
     await click(stream.button_('Apply'));
     assert.equal(other.getText(), 'export const named = 2;\n');
     assert.equal(doc.getText(), CONFIG);

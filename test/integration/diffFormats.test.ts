@@ -47,9 +47,10 @@ function unifiedDiff(path: string): string {
   ].join('\n');
 }
 
-const EXPECTED = SERVER
-  .replace("\treturn 'Hello, ' + name;", "\treturn 'Hi, ' + name;")
-  .replace('\tserver.listen(port);', '\tserver.listen(port, "127.0.0.1");');
+const EXPECTED = SERVER.replace("\treturn 'Hello, ' + name;", "\treturn 'Hi, ' + name;").replace(
+  '\tserver.listen(port);',
+  '\tserver.listen(port, "127.0.0.1");',
+);
 
 function applyPatch(path: string): string {
   return [
@@ -74,8 +75,13 @@ async function paste(doc: vscode.TextDocument, text: string) {
   const { pasteProvider } = await api();
   const dataTransfer = new vscode.DataTransfer();
   dataTransfer.set('text/plain', new vscode.DataTransferItem(text));
-  return pasteProvider.provideDocumentPasteEdits(doc, [new vscode.Range(0, 0, 0, 0)], dataTransfer,
-    { only: undefined, triggerKind: vscode.DocumentPasteTriggerKind.Automatic }, new vscode.CancellationTokenSource().token);
+  return pasteProvider.provideDocumentPasteEdits(
+    doc,
+    [new vscode.Range(0, 0, 0, 0)],
+    dataTransfer,
+    { only: undefined, triggerKind: vscode.DocumentPasteTriggerKind.Automatic },
+    new vscode.CancellationTokenSource().token,
+  );
 }
 
 /** The chat view's side of a request: a stream that records markdown and buttons. */
@@ -83,21 +89,36 @@ async function askApply(prompt: string): Promise<{ text: string; buttons: vscode
   let text = '';
   const buttons: vscode.Command[] = [];
   const stream = {
-    markdown: (v: string | vscode.MarkdownString) => { text += typeof v === 'string' ? v : v.value; },
+    markdown: (v: string | vscode.MarkdownString) => {
+      text += typeof v === 'string' ? v : v.value;
+    },
     anchor: () => undefined,
-    button: (c: vscode.Command) => { buttons.push(c); },
+    button: (c: vscode.Command) => {
+      buttons.push(c);
+    },
     filetree: () => undefined,
     progress: () => undefined,
     reference: () => undefined,
     push: () => undefined,
   } as unknown as vscode.ChatResponseStream;
-  const request = { prompt, command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined as never, model: undefined as unknown as vscode.LanguageModelChat } as unknown as vscode.ChatRequest;
+  const request = {
+    prompt,
+    command: undefined,
+    references: [],
+    toolReferences: [],
+    toolInvocationToken: undefined as never,
+    model: undefined as unknown as vscode.LanguageModelChat,
+  } as unknown as vscode.ChatRequest;
   await createApplyParticipantHandler()(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
   return { text, buttons };
 }
 
 async function invokeTool(input: object): Promise<string> {
-  const result = await vscode.lm.invokeTool('resilient-apply_applyBlocks', { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+  const result = await vscode.lm.invokeTool(
+    'resilient-apply_applyBlocks',
+    { input, toolInvocationToken: undefined },
+    new vscode.CancellationTokenSource().token,
+  );
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
 
@@ -132,16 +153,28 @@ suite('diff formats: unified diff and apply_patch', () => {
     assert.equal(outcome.status, 'pending');
     const result = outcome.plan!.parts[0].result;
     assert.equal(result.blocks[0].status, 'ambiguous');
-    assert.deepEqual(result.blocks[0].candidates.map((c) => c.startLine), [1, 33]);
+    assert.deepEqual(
+      result.blocks[0].candidates.map((c) => c.startLine),
+      [1, 33],
+    );
     assert.equal(doc.getText(), TWICE);
   });
 
   test('CodeLens in a .diff file: one lens per hunk plus "Apply all"; the lens applies to the named file', async () => {
     const path = `${dir()}/server.js`;
     const target = await openFile(path, SERVER, false);
-    const diffDoc = await openFile(`${dir()}/change.diff`, unifiedDiff(path).split('\n').filter((l) => !l.startsWith('```')).join('\n'));
+    const diffDoc = await openFile(
+      `${dir()}/change.diff`,
+      unifiedDiff(path)
+        .split('\n')
+        .filter((l) => !l.startsWith('```'))
+        .join('\n'),
+    );
     const rows = await lensRows(diffDoc.uri);
-    assert.deepEqual(rows.map((r) => r.title), [`$(play) Apply to ${path}`, '$(run-all) Apply all 2 hunks', `$(play) Apply to ${path}`]);
+    assert.deepEqual(
+      rows.map((r) => r.title),
+      [`$(play) Apply to ${path}`, '$(run-all) Apply all 2 hunks', `$(play) Apply to ${path}`],
+    );
     const all = rows[1];
     const outcome = await vscode.commands.executeCommand<ApplyOutcome>(all.command, ...all.args);
     assert.equal(outcome.status, 'applied', outcome.summary);
@@ -165,7 +198,9 @@ suite('diff formats: unified diff and apply_patch', () => {
   test('@apply: an apply_patch hunk whose context occurs twice after its anchor lists both places', async () => {
     const doc = await openFile(`${dir()}/twice.py`, TWICE);
     await vscode.window.showTextDocument(doc);
-    const { text, buttons } = await askApply(['*** Begin Patch', `*** Update File: ${dir()}/twice.py`, '@@', ' x = 1', '-y = 2', '+y = 3', '*** End Patch'].join('\n'));
+    const { text, buttons } = await askApply(
+      ['*** Begin Patch', `*** Update File: ${dir()}/twice.py`, '@@', ' x = 1', '-y = 2', '+y = 3', '*** End Patch'].join('\n'),
+    );
     assert.match(text, /ambiguous/);
     assert.deepEqual(buttons.filter((b) => /^Apply here/.test(b.title)).length, 2);
     assert.equal(doc.getText(), TWICE);

@@ -28,7 +28,10 @@ suite('editor apply: unique matches', () => {
     const a = await openFile(`${dir()}/a.ts`, 'export const a = 1;\nexport const shared = "a";\n');
     const b = await openFile(`${dir()}/b.ts`, 'export const b = 2;\nexport const shared = "b";\n', false);
     // b.ts is not even open in an editor; the block's path finds it in the workspace.
-    const text = block('export const a = 1;', 'export const a = 10;', `${dir()}/a.ts`) + '\n' + block('export const b = 2;', 'export const b = 20;', `${dir()}/b.ts`);
+    const text =
+      block('export const a = 1;', 'export const a = 10;', `${dir()}/a.ts`) +
+      '\n' +
+      block('export const b = 2;', 'export const b = 20;', `${dir()}/b.ts`);
     const outcome = await clipboardApply(text);
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.match(outcome.summary, /Applied 2\/2 blocks/);
@@ -42,7 +45,8 @@ suite('editor apply: unique matches', () => {
   test('a batch where one file fails applies nothing to either file', async () => {
     const a = await openFile(`${dir()}/a.ts`, 'export const a = 1;\n');
     const b = await openFile(`${dir()}/b.ts`, 'export const b = 2;\n', false);
-    const text = block('export const a = 1;', 'export const a = 10;', `${dir()}/a.ts`) + block('this line is nowhere at all', 'x', `${dir()}/b.ts`);
+    const text =
+      block('export const a = 1;', 'export const a = 10;', `${dir()}/a.ts`) + block('this line is nowhere at all', 'x', `${dir()}/b.ts`);
     const outcome = await clipboardApply(text);
     assert.notEqual(outcome.status, 'applied');
     assert.equal(a.getText(), 'export const a = 1;\n');
@@ -62,7 +66,9 @@ suite('editor apply: unique matches', () => {
   test('normalised: indentation drift applies and says so; tab-indented file keeps its tabs', async () => {
     const doc = await openFile(`${dir()}/handler.go`, 'func handle() {\n\tif ok {\n\t\treturn 1\n\t}\n\treturn 0\n}\n');
     // The model wrote 4-space indentation; the file uses tabs.
-    const outcome = await clipboardApply(block('    if ok {\n        return 1\n    }', '    if ok {\n        log("ok")\n        return 1\n    }'));
+    const outcome = await clipboardApply(
+      block('    if ok {\n        return 1\n    }', '    if ok {\n        log("ok")\n        return 1\n    }'),
+    );
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.match(outcome.summary, /normalising indentation/);
     assert.equal(doc.getText(), 'func handle() {\n\tif ok {\n\t\tlog("ok")\n\t\treturn 1\n\t}\n\treturn 0\n}\n');
@@ -76,7 +82,7 @@ suite('editor apply: unique matches', () => {
     assert.equal(doc.getText(), 'class A\r\n{\r\n    int x = 2;\r\n    int y = 3;\r\n}\r\n');
   });
 
-  test("quote style: ' vs \" follows the file", async () => {
+  test('quote style: \' vs " follows the file', async () => {
     const doc = await openFile(`${dir()}/quotes.js`, "const mode = 'fast';\nconst name = 'demo';\n");
     // The model used double quotes everywhere; the file uses single quotes.
     const outcome = await clipboardApply(block('const mode = "fast";', 'const mode = "slow";'));
@@ -87,7 +93,9 @@ suite('editor apply: unique matches', () => {
   test('quote style: curly quotes in the file stay curly', async () => {
     const doc = await openFile(`${dir()}/notes.txt`, 'The banner says “Welcome back” to everyone.\nSecond line.\n');
     // Straight quotes from the model; the file has curly ones.
-    const outcome = await clipboardApply(block('The banner says "Welcome back" to everyone.', 'The banner says "Welcome home" to everyone.'));
+    const outcome = await clipboardApply(
+      block('The banner says "Welcome back" to everyone.', 'The banner says "Welcome home" to everyone.'),
+    );
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.equal(doc.getText(), 'The banner says “Welcome home” to everyone.\nSecond line.\n');
   });

@@ -61,7 +61,10 @@ suite('editor apply: blocks in a document', () => {
     const code = await openFile(`${dir()}/target.py`, 'def f():\n    return 1\n');
     const scratch = await untitled(block('    return 1', '    return 2'), 'plaintext');
     const rows = (await lensRows(scratch.uri)).filter((r) => r.command === Cmd.applyBlocksInDocument);
-    assert.deepEqual(rows.map((r) => r.title), ['$(play) Apply to active editor']);
+    assert.deepEqual(
+      rows.map((r) => r.title),
+      ['$(play) Apply to active editor'],
+    );
     const outcome = await vscode.commands.executeCommand<ApplyOutcome>(rows[0].command, ...rows[0].args);
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.equal(code.getText(), 'def f():\n    return 2\n');

@@ -36,7 +36,7 @@ const YAML_AFTER = 'jobs:\n    build:\n        runs-on: ubuntu-latest\n        s
 suite('write fidelity (issue 13): editor apply', () => {
   const dir = scratchSuite();
 
-  test('class 1: a body at its header\'s depth is a near miss; the document is unchanged', async () => {
+  test("class 1: a body at its header's depth is a near miss; the document is unchanged", async () => {
     const doc = await openFile(`${dir()}/loop.py`, PY);
     const outcome = await applyText(block(PY_BAD_SEARCH, PY_BAD_REPLACE), doc.uri);
     assert.notEqual(outcome.status, 'applied', outcome.summary);
@@ -61,7 +61,7 @@ suite('write fidelity (issue 13): editor apply', () => {
     assert.equal(doc.getText(), PERL_AFTER);
   });
 
-  test('class 4: the changed line keeps the file\'s em dash and typographic quotes inside the literal', async () => {
+  test("class 4: the changed line keeps the file's em dash and typographic quotes inside the literal", async () => {
     const doc = await openFile(`${dir()}/labels.ts`, TS);
     const outcome = await applyText(block(TS_SEARCH, TS_REPLACE), doc.uri);
     assert.equal(outcome.status, 'applied', outcome.summary);
@@ -80,7 +80,7 @@ suite('write fidelity (issue 13): language model tool', () => {
     assert.equal(doc.getText(), PY);
   });
 
-  test('classes 2-4 give the file\'s bytes', async () => {
+  test("classes 2-4 give the file's bytes", async () => {
     const cases: Array<[string, string, string, string, string]> = [
       ['ci.yaml', YAML, YAML_SEARCH, YAML_REPLACE, YAML_AFTER],
       ['f.pl', PERL, PERL_SEARCH, PERL_REPLACE, PERL_AFTER],
@@ -95,7 +95,7 @@ suite('write fidelity (issue 13): language model tool', () => {
   });
 });
 
-suite('write fidelity (issue 13): real JSON format-on-save between the model\'s view and the apply', () => {
+suite("write fidelity (issue 13): real JSON format-on-save between the model's view and the apply", () => {
   const dir = scratchSuite();
   const json = () => vscode.workspace.getConfiguration('', { languageId: 'json' });
   const settings: Array<[string, unknown]> = [
@@ -110,7 +110,9 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
     const ext = vscode.extensions.getExtension('vscode.json-language-features');
     assert.ok(ext, 'the built-in JSON language features extension must be enabled in test sessions');
     await ext.activate();
-    for (const [key, value] of settings) {await json().update(key, value, vscode.ConfigurationTarget.Workspace, true);}
+    for (const [key, value] of settings) {
+      await json().update(key, value, vscode.ConfigurationTarget.Workspace, true);
+    }
     // The workspace settings reach the workbench's save participants asynchronously: warm up on a probe
     // file until a save is seen to format, so each test's first save is a formatting one.
     await formattedOnSave('ra-tests/format-probe.json', 40);
@@ -118,7 +120,9 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
   });
 
   suiteTeardown(async () => {
-    for (const [key] of settings) {await json().update(key, undefined, vscode.ConfigurationTarget.Workspace, true);}
+    for (const [key] of settings) {
+      await json().update(key, undefined, vscode.ConfigurationTarget.Workspace, true);
+    }
   });
 
   /** Opens the model's 2-space view, changes it, and saves with the JSON formatter re-indenting to 4. */
@@ -131,8 +135,13 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
     // The JSON language server starts asynchronously: wait until it offers formatting edits.
     const ready = Date.now() + 30_000;
     for (;;) {
-      const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', doc.uri, { tabSize: 4, insertSpaces: true });
-      if (edits && edits.length > 0) {break;}
+      const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', doc.uri, {
+        tabSize: 4,
+        insertSpaces: true,
+      });
+      if (edits && edits.length > 0) {
+        break;
+      }
       assert.ok(Date.now() < ready, 'the built-in JSON formatter never answered');
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -146,7 +155,9 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
       assert.equal(doc.isDirty, true);
       await vscode.commands.executeCommand('workbench.action.files.save');
       const deadline = Date.now() + 3_000;
-      while (!doc.getText().includes('\n        "port"') && Date.now() < deadline) {await new Promise((r) => setTimeout(r, 100));}
+      while (!doc.getText().includes('\n        "port"') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
     assert.match(doc.getText(), /^\{\n    "name": "demo-app-\d+",\n    "server": \{\n        "port": 8080\n    \}\n\}\n?$/);
     assert.equal(doc.isDirty, false, 'the formatted text was saved');
@@ -157,11 +168,14 @@ suite('write fidelity (issue 13): real JSON format-on-save between the model\'s 
   const replace = '  "server": {\n    "port": 8080,\n    "tls": {\n      "enabled": true\n    }\n  }';
   /** The formatted file with the block applied at the file's 4-space indentation. */
   const after = (formatted: string) =>
-    formatted.replace('        "port": 8080\n    }', '        "port": 8080,\n        "tls": {\n            "enabled": true\n        }\n    }');
+    formatted.replace(
+      '        "port": 8080\n    }',
+      '        "port": 8080,\n        "tls": {\n            "enabled": true\n        }\n    }',
+    );
 
   test('editor: the block written against the 2-space view lands rescaled in the formatted file', async () => {
     const { doc, view } = await formattedOnSave(`${dir()}/app-config.json`);
-    assert.ok(view.includes(search), 'SEARCH is the model\'s view');
+    assert.ok(view.includes(search), "SEARCH is the model's view");
     const formatted = doc.getText();
     const outcome = await applyText(block(search, replace), doc.uri);
     assert.equal(outcome.status, 'applied', outcome.summary);

@@ -105,7 +105,13 @@ export async function codeLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
 export async function lensRows(uri: vscode.Uri): Promise<{ line: number; title: string; command: string; args: unknown[] }[]> {
   const lenses = await codeLenses(uri);
   return lenses
-    .map((l, i) => ({ i, line: l.range.start.line, title: l.command?.title ?? '', command: l.command?.command ?? '', args: l.command?.arguments ?? [] }))
+    .map((l, i) => ({
+      i,
+      line: l.range.start.line,
+      title: l.command?.title ?? '',
+      command: l.command?.command ?? '',
+      args: l.command?.arguments ?? [],
+    }))
     .sort((a, b) => a.line - b.line || a.i - b.i)
     .map(({ line, title, command, args }) => ({ line, title, command, args }));
 }

@@ -160,7 +160,11 @@ suite('editor apply: document closed or changed between choice and apply', () =>
     assert.equal(other.getText(), TOTAL, 'another document was edited');
     assert.equal(await diskText(other.uri), TOTAL);
     const revived = vscode.workspace.textDocuments.filter((d) => d.uri.toString() === scratch.uri.toString() && !d.isClosed);
-    assert.deepEqual(revived.map((d) => d.getText()), [], 'the closed untitled buffer came back');
+    assert.deepEqual(
+      revived.map((d) => d.getText()),
+      [],
+      'the closed untitled buffer came back',
+    );
     assert.equal((await api()).pendingStore.list().length, 0, 'the closed buffer still has pending blocks');
   });
 
@@ -213,6 +217,9 @@ suite('editor apply: document closed or changed between choice and apply', () =>
     assert.equal(outcome.status, 'refused', outcome.summary);
     assert.match(outcome.summary, /gone\.ts/);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(doc.uri)), 'the deleted file was re-created');
-    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === doc.uri.toString() && !d.isClosed && d.getText() !== ''), 'a buffer for the deleted file holds text');
+    assert.ok(
+      !vscode.workspace.textDocuments.some((d) => d.uri.toString() === doc.uri.toString() && !d.isClosed && d.getText() !== ''),
+      'a buffer for the deleted file holds text',
+    );
   });
 });

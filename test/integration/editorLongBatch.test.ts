@@ -35,7 +35,13 @@ suite('editor apply: long batches', () => {
     assert.ok(result.cancelled, `not cancelled: ${result.message.slice(0, 200)}`);
     assert.notEqual(result.status, 'applied');
     assert.match(result.message, /Cancelled after \d+ of 3000 blocks; nothing was applied/);
-    const outcome = await applyService.applyBlocks(blocks, { fallback: doc.uri, source: 'test', notify: false, keepPending: false, token: cancel.token });
+    const outcome = await applyService.applyBlocks(blocks, {
+      fallback: doc.uri,
+      source: 'test',
+      notify: false,
+      keepPending: false,
+      token: cancel.token,
+    });
     assert.notEqual(outcome.status, 'applied');
     assert.equal(doc.getText(), source, 'a cancelled batch must not touch the document');
   });

@@ -11,7 +11,13 @@ async function paste(doc: vscode.TextDocument, text: string, range = new vscode.
   const dataTransfer = new vscode.DataTransfer();
   dataTransfer.set('text/plain', new vscode.DataTransferItem(text));
   const token = new vscode.CancellationTokenSource().token;
-  return pasteProvider.provideDocumentPasteEdits(doc, [range], dataTransfer, { only: undefined, triggerKind: vscode.DocumentPasteTriggerKind.Automatic }, token);
+  return pasteProvider.provideDocumentPasteEdits(
+    doc,
+    [range],
+    dataTransfer,
+    { only: undefined, triggerKind: vscode.DocumentPasteTriggerKind.Automatic },
+    token,
+  );
 }
 
 function yieldsToText(edit: vscode.DocumentPasteEdit): boolean {
@@ -33,9 +39,15 @@ suite('editor apply: paste', () => {
     assert.equal(yieldsToText(edit), false, 'in code files it is the default paste');
     // VS Code applies the first edit whose kind editor.pasteAs.preferences names; ours is in the default.
     const preferences = vscode.workspace.getConfiguration('editor', doc.uri).get<string[]>('pasteAs.preferences') ?? [];
-    assert.ok(preferences.includes(edit.kind.value), `editor.pasteAs.preferences does not name ${edit.kind.value}: ${JSON.stringify(preferences)}`);
+    assert.ok(
+      preferences.includes(edit.kind.value),
+      `editor.pasteAs.preferences does not name ${edit.kind.value}: ${JSON.stringify(preferences)}`,
+    );
     assert.ok(edit.additionalEdit, 'a block that places itself rides along as additionalEdit');
-    assert.deepEqual(edit.additionalEdit.entries().map(([uri]) => uri.toString()), [doc.uri.toString()]);
+    assert.deepEqual(
+      edit.additionalEdit.entries().map(([uri]) => uri.toString()),
+      [doc.uri.toString()],
+    );
     assert.equal(doc.getText(), source, 'providing an edit must not change the document');
     assert.ok(await vscode.workspace.applyEdit(edit.additionalEdit));
     assert.equal(doc.getText(), 'const port = 9090;\nconst host = "localhost";\n');
@@ -73,7 +85,10 @@ suite('editor apply: paste', () => {
   test('a pasted near miss inserts nothing and, once applied, shows the candidates as CodeLens', async () => {
     const source = 'function area(w, h) {\n  return w * h;\n}\n';
     const doc = await openFile(`${dir()}/area.js`, source);
-    const edits = await paste(doc, block('function area(width, h) {\n  return w * h;\n}', 'function area(w, h) {\n  return Math.abs(w * h);\n}'));
+    const edits = await paste(
+      doc,
+      block('function area(width, h) {\n  return w * h;\n}', 'function area(w, h) {\n  return Math.abs(w * h);\n}'),
+    );
     assert.ok(edits && edits.length === 1);
     const [edit] = edits;
     assert.equal(edit.insertText, '');
@@ -81,7 +96,10 @@ suite('editor apply: paste', () => {
     const { pasteProvider } = await api();
     // VS Code calls resolve right before applying the chosen paste edit.
     await pasteProvider.resolveDocumentPasteEdit(edit);
-    const lens = await waitFor(async () => (await lensRows(doc.uri)).find((r) => r.command === Cmd.applyCandidate), 'the candidate CodeLens after the paste');
+    const lens = await waitFor(
+      async () => (await lensRows(doc.uri)).find((r) => r.command === Cmd.applyCandidate),
+      'the candidate CodeLens after the paste',
+    );
     assert.match(lens.title, /Apply here · \d+% · lines 1-3/);
     assert.equal(doc.getText(), source);
   });

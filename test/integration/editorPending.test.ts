@@ -58,7 +58,10 @@ suite('editor apply: near misses and ambiguity', () => {
     assert.ok(first);
     assert.equal(first.outcome.candidates[0].startLine, 3);
     const ranked = first.outcome.candidates.map((c) => c.score);
-    assert.deepEqual([...ranked].sort((a, b) => b - a), ranked);
+    assert.deepEqual(
+      [...ranked].sort((a, b) => b - a),
+      ranked,
+    );
   });
 
   test('choosing a candidate applies REPLACE there; one undo restores the text and the choices come back', async () => {
@@ -76,7 +79,10 @@ suite('editor apply: near misses and ambiguity', () => {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     assert.equal(doc.getText(), TOTAL, 'one undo did not restore the text');
-    const again = await waitFor(async () => applyLenses(await lensRows(doc.uri)).find((r) => r.title.endsWith('lines 3-5')), 'the choices to come back after undo');
+    const again = await waitFor(
+      async () => applyLenses(await lensRows(doc.uri)).find((r) => r.title.endsWith('lines 3-5')),
+      'the choices to come back after undo',
+    );
     const reapplied = await vscode.commands.executeCommand<ApplyOutcome>(again.command, ...again.args);
     assert.equal(reapplied.status, 'applied', reapplied.summary);
     assert.equal(doc.getText(), AFTER_CHOICE);
@@ -105,7 +111,9 @@ suite('editor apply: near misses and ambiguity', () => {
   test('Preview opens a diff of the live document against the result, without editing it', async () => {
     const doc = await openFile(`${dir()}/total.ts`, TOTAL);
     await applyText(NEAR_MISS, doc.uri);
-    const preview = (await lensRows(doc.uri)).find((r) => r.command === Cmd.previewCandidate && (r.args[0] as CandidateChoice).startLine === 3);
+    const preview = (await lensRows(doc.uri)).find(
+      (r) => r.command === Cmd.previewCandidate && (r.args[0] as CandidateChoice).startLine === 3,
+    );
     assert.ok(preview, 'no Preview lens for lines 3-5');
     const uri = await vscode.commands.executeCommand<vscode.Uri>(preview.command, ...preview.args);
     assert.ok(uri, 'preview returned no document');
@@ -153,7 +161,10 @@ suite('editor apply: near misses and ambiguity', () => {
       semis.insert(doc.uri, doc.lineAt(line).range.end, ';');
     }
     assert.ok(await vscode.workspace.applyEdit(semis));
-    const ready = await waitFor(async () => (await lensRows(doc.uri)).find((r) => /now matches exactly/.test(r.title)), 'the "now matches exactly" lens');
+    const ready = await waitFor(
+      async () => (await lensRows(doc.uri)).find((r) => /now matches exactly/.test(r.title)),
+      'the "now matches exactly" lens',
+    );
     assert.equal(ready.line, 1);
     const applied = await vscode.commands.executeCommand<ApplyOutcome>(ready.command, ...ready.args);
     assert.equal(applied.status, 'applied', applied.summary);
@@ -182,7 +193,10 @@ suite('editor apply: near misses and ambiguity', () => {
     assert.equal(outcome.status, 'pending', outcome.summary);
     assert.equal(doc.getText(), source);
     const rows = await lensRows(doc.uri);
-    assert.ok(rows.some((r) => r.line === 7 && /Block 1 matched .*waits for block 2/.test(r.title)), JSON.stringify(rows.map((r) => [r.line, r.title])));
+    assert.ok(
+      rows.some((r) => r.line === 7 && /Block 1 matched .*waits for block 2/.test(r.title)),
+      JSON.stringify(rows.map((r) => [r.line, r.title])),
+    );
     const best = applyLenses(rows).find((r) => r.title.endsWith('lines 3-5'));
     assert.ok(best);
     const chosen = await vscode.commands.executeCommand<ApplyOutcome>(best.command, ...best.args);

@@ -22,7 +22,6 @@ const SEED = Number(process.env.RESILIENT_APPLY_SOAK_SEED || 20261130);
 const STEP_LIMIT_MS = 20_000;
 const FILES = 3;
 
-
 /** A TypeScript-looking file whose lines are mostly unique (distinct names), two-space indented. */
 function source(file: number, random: () => number): string {
   const out: string[] = [`// soak file ${file}`, ''];
@@ -49,10 +48,12 @@ function reindent(text: string): string {
   const indents = lines.filter((l) => /^ +\S/.test(l)).map((l) => /^ */.exec(l)![0].length);
   const unit = indents.length === 0 ? 2 : Math.min(...indents);
   const [from, to] = unit >= 4 ? [4, 2] : [2, 4];
-  return lines.map((l) => {
-    const lead = /^ */.exec(l)![0].length;
-    return lead > 0 && lead % from === 0 ? ' '.repeat((lead / from) * to) + l.slice(lead) : l;
-  }).join('\n');
+  return lines
+    .map((l) => {
+      const lead = /^ */.exec(l)![0].length;
+      return lead > 0 && lead % from === 0 ? ' '.repeat((lead / from) * to) + l.slice(lead) : l;
+    })
+    .join('\n');
 }
 
 interface FileState {
@@ -85,13 +86,19 @@ function withTimeout<T>(promise: Thenable<T>, ms: number, what: string): Promise
 async function until(check: () => boolean, ms = 5000): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > deadline) {return false;}
+    if (Date.now() > deadline) {
+      return false;
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
   return true;
 }
 
-const trimEnds = (s: string) => s.split('\n').map((l) => l.replace(/\s+$/, '')).join('\n');
+const trimEnds = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''))
+    .join('\n');
 
 /** Whether the trimmed line sequence occurs exactly once among the document's trimmed lines. */
 function uniqueTrimmed(lines: string[], at: number, len: number): boolean {
@@ -99,8 +106,12 @@ function uniqueTrimmed(lines: string[], at: number, len: number): boolean {
   let count = 0;
   for (let s = 0; s + len <= lines.length; s++) {
     let same = true;
-    for (let k = 0; k < len && same; k++) {same = lines[s + k].trim() === want[k];}
-    if (same) {count++;}
+    for (let k = 0; k < len && same; k++) {
+      same = lines[s + k].trim() === want[k];
+    }
+    if (same) {
+      count++;
+    }
   }
   return count === 1;
 }
@@ -122,12 +133,15 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       files.push({ rel, uri, doc, model: text, history: [text], at: 0 });
     }
     // A real formatting provider, run through VS Code's own Format Document command.
-    const formatter = vscode.languages.registerDocumentFormattingEditProvider({ language: 'typescript', pattern: new vscode.RelativePattern(vscode.workspace.workspaceFolders![0], `${dir}/soak-*.ts`) }, {
-      provideDocumentFormattingEdits(document) {
-        const text = document.getText();
-        return [vscode.TextEdit.replace(new vscode.Range(document.positionAt(0), document.positionAt(text.length)), reindent(text))];
+    const formatter = vscode.languages.registerDocumentFormattingEditProvider(
+      { language: 'typescript', pattern: new vscode.RelativePattern(vscode.workspace.workspaceFolders![0], `${dir}/soak-*.ts`) },
+      {
+        provideDocumentFormattingEdits(document) {
+          const text = document.getText();
+          return [vscode.TextEdit.replace(new vscode.Range(document.positionAt(0), document.positionAt(text.length)), reindent(text))];
+        },
       },
-    });
+    );
     const stale: StaleChoice[] = [];
     const counts: Record<string, number> = {};
     let step = 0;
@@ -147,7 +161,9 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         const len = 1 + Math.floor(random() * 3);
         const at = Math.floor(random() * Math.max(1, lines.length - len));
         const slice = lines.slice(at, at + len);
-        if (slice.length === len && slice.every((l) => l.trim() !== '' && l.trim() !== '}') && uniqueTrimmed(lines, at, len)) {return [at, len];}
+        if (slice.length === len && slice.every((l) => l.trim() !== '' && l.trim() !== '}') && uniqueTrimmed(lines, at, len)) {
+          return [at, len];
+        }
       }
       return undefined;
     };
@@ -156,7 +172,9 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async exact(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
-        if (!r) {return;}
+        if (!r) {
+          return;
+        }
         const [at, len] = r;
         const search = lines.slice(at, at + len);
         const replace = [...search];
@@ -168,11 +186,15 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async drift(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
-        if (!r) {return;}
+        if (!r) {
+          return;
+        }
         const [at, len] = r;
         const search = lines.slice(at, at + len);
         const common = Math.min(...search.map((l) => /^ */.exec(l)![0].length));
-        if (common === 0) {return;}
+        if (common === 0) {
+          return;
+        }
         const replace = [...search];
         replace[len - 1] += ` // d${step}`;
         const dedent = (l: string) => l.slice(common);
@@ -183,12 +205,16 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async miss(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
-        if (!r) {return;}
+        if (!r) {
+          return;
+        }
         const [at, len] = r;
         const search = lines.slice(at, at + len);
         // The model misremembers a name: acc3 -> accu3 (a near miss, never applied on its own).
         const k = search.findIndex((l) => /acc\d/.test(l));
-        if (k < 0) {return;}
+        if (k < 0) {
+          return;
+        }
         const wrong = [...search];
         wrong[k] = wrong[k].replace(/acc(\d)/, 'accu$1');
         const replace = [...search];
@@ -201,7 +227,9 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         const part = batch.plan.parts[0];
         const missed = part.result.blocks[0];
         const candidate = missed.candidates[0];
-        if (!candidate) {return;}
+        if (!candidate) {
+          return;
+        }
         stale.push({
           file,
           text: candidate.text,
@@ -219,7 +247,9 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       },
       async choose(file) {
         const mine = stale.filter((s) => s.file === file);
-        if (mine.length === 0) {return;}
+        if (mine.length === 0) {
+          return;
+        }
         const chosen = pick(mine);
         stale.splice(stale.indexOf(chosen), 1);
         const before = file.doc.getText();
@@ -235,10 +265,17 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         const placed = part.result.blocks.find((b) => b.index === chosen.choice.blockIndex);
         assert.ok(placed?.range, where('choose: no placed range'));
         const range: LineRange = placed.range;
-        const held = before.split('\n').slice(range.startLine - 1, range.endLine).join('\n');
+        const held = before
+          .split('\n')
+          .slice(range.startLine - 1, range.endLine)
+          .join('\n');
         if (placed.tier === 'fuzzy') {
           // Placed by the choice itself: only onto lines that still hold the chosen text.
-          assert.equal(trimEnds(held), trimEnds(chosen.text), `${where('choose')}: applied at lines ${range.startLine}-${range.endLine}, which no longer hold the chosen text`);
+          assert.equal(
+            trimEnds(held),
+            trimEnds(chosen.text),
+            `${where('choose')}: applied at lines ${range.startLine}-${range.endLine}, which no longer hold the chosen text`,
+          );
         }
         const expected = applyBlocks(before, chosen.blocks, { choices: { [chosen.choice.blockIndex!]: range } });
         assert.equal(after, expected.content, `${where('choose')}: the document is not the engine's result for that choice`);
@@ -256,18 +293,25 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       async format(file) {
         const expected = reindent(file.model);
         // VS Code asks the registered formatting providers (ours, for these files) for their edits...
-        const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', file.uri, { tabSize: 2, insertSpaces: true });
+        const edits = await vscode.commands.executeCommand<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', file.uri, {
+          tabSize: 2,
+          insertSpaces: true,
+        });
         assert.ok(edits && edits.length > 0, where('format: no formatting provider answered'));
         // ...and they land as one edit, the way format-on-save applies them.
         const edit = new vscode.WorkspaceEdit();
         edit.set(file.uri, edits);
         assert.ok(await vscode.workspace.applyEdit(edit), where('format: the edit was refused'));
-        if (expected === file.model) {return;}
+        if (expected === file.model) {
+          return;
+        }
         assert.ok(await until(() => file.doc.getText() === expected), `${where('format')}: the formatter's result did not arrive`);
         record(file, expected);
       },
       async undo(file) {
-        if (file.at === 0) {return;}
+        if (file.at === 0) {
+          return;
+        }
         await show(file);
         await vscode.commands.executeCommand('undo');
         file.at--;
@@ -275,7 +319,9 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         assert.ok(await until(() => file.doc.getText() === file.model), `${where('undo')}: one undo did not revert exactly one step`);
       },
       async redo(file) {
-        if (file.at >= file.history.length - 1) {return;}
+        if (file.at >= file.history.length - 1) {
+          return;
+        }
         await show(file);
         await vscode.commands.executeCommand('redo');
         file.at++;
@@ -283,7 +329,9 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
         assert.ok(await until(() => file.doc.getText() === file.model), `${where('redo')}: one redo did not bring back exactly one step`);
       },
       async reopen(file) {
-        if (file.doc.isDirty) {await file.doc.save();}
+        if (file.doc.isDirty) {
+          await file.doc.save();
+        }
         await show(file);
         await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
         file.doc = await vscode.workspace.openTextDocument(file.uri);
@@ -297,8 +345,16 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       },
     };
     const weighted: Array<[string, number]> = [
-      ['exact', 5], ['drift', 3], ['miss', 3], ['choose', 4], ['type', 3], ['format', 2],
-      ['undo', 4], ['redo', 2], ['reopen', 1], ['dismiss', 1],
+      ['exact', 5],
+      ['drift', 3],
+      ['miss', 3],
+      ['choose', 4],
+      ['type', 3],
+      ['format', 2],
+      ['undo', 4],
+      ['redo', 2],
+      ['reopen', 1],
+      ['dismiss', 1],
     ];
     const table = weighted.flatMap(([name, w]) => Array<string>(w).fill(name));
 
@@ -314,7 +370,11 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       }
     } finally {
       formatter.dispose();
-      console.log(`      soak: ${STEPS} steps, seed ${SEED}: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      console.log(
+        `      soak: ${STEPS} steps, seed ${SEED}: ${Object.entries(counts)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
       await cleanUp();
     }
   });

@@ -37,11 +37,7 @@ suite('harness: the demo workspace', () => {
       const result = applyBlocks(await documentText(file), [block], { fileName: file });
       const outcome = result.blocks[0];
       const actual = outcome.tier === undefined ? { file, status: result.status } : { file, status: result.status, tier: outcome.tier };
-      assert.deepEqual(
-        actual,
-        EXPECTED[i],
-        `block ${block.index}: ${result.message}`,
-      );
+      assert.deepEqual(actual, EXPECTED[i], `block ${block.index}: ${result.message}`);
     }
   });
 

@@ -49,9 +49,7 @@ export function run(): Promise<void> {
       const runner = mocha.run((failures) => {
         const stats = runner.stats ?? { passes: 0, failures, pending: 0 };
         console.log(
-          LINE_PREFIX +
-            RESULT_PREFIX +
-            JSON.stringify({ passed: stats.passes, failed: stats.failures, pending: stats.pending, files }),
+          LINE_PREFIX + RESULT_PREFIX + JSON.stringify({ passed: stats.passes, failed: stats.failures, pending: stats.pending, files }),
         );
         if (failures > 0) {
           reject(new Error(`${failures} integration test(s) failed`));

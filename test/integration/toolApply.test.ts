@@ -30,7 +30,9 @@ const SERVICE = [
 
 async function invoke(input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(TOOL, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  const texts = result.content.filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart).map((p) => p.value);
+  const texts = result.content
+    .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
+    .map((p) => p.value);
   assert.equal(texts.length, result.content.length, 'every result part is text');
   return texts.join('');
 }
@@ -69,7 +71,12 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
   });
 
   test('applies an exact block to the live buffer, saves it, and one undo reverts it', async () => {
-    const message = await invoke({ filePath: path, blocks: [{ search: '  constructor(private readonly timeout = 5000) {}', replace: '  constructor(private readonly timeout = 30000) {}' }] });
+    const message = await invoke({
+      filePath: path,
+      blocks: [
+        { search: '  constructor(private readonly timeout = 5000) {}', replace: '  constructor(private readonly timeout = 30000) {}' },
+      ],
+    });
     assert.match(message, /^Applied 1 block to .*service\.ts/);
     const expected = SERVICE.replace('timeout = 5000', 'timeout = 30000');
     assert.equal(doc.getText(), expected);
@@ -85,7 +92,7 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
     // The model quoted the method flush left and wrote its replacement flush left too.
     const message = await invoke({
       filePath: path,
-      blocks: [{ search: 'stop(): void {\n  console.log(\'stopping\');\n}\n', replace: 'stop(): void {\n  console.log(\'stopped\');\n}\n' }],
+      blocks: [{ search: "stop(): void {\n  console.log('stopping');\n}\n", replace: "stop(): void {\n  console.log('stopped');\n}\n" }],
     });
     assert.match(message, /indentation/);
     assert.equal(doc.getText(), SERVICE.replace("console.log('stopping')", "console.log('stopped')"));
@@ -99,7 +106,10 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
   });
 
   test('answers a near miss with ranked candidates and leaves the document untouched', async () => {
-    const message = await invoke({ filePath: path, blocks: [{ search: '    if (this.timeout >= 0) {\n      console.log("starting up");\n    }', replace: '    // gone' }] });
+    const message = await invoke({
+      filePath: path,
+      blocks: [{ search: '    if (this.timeout >= 0) {\n      console.log("starting up");\n    }', replace: '    // gone' }],
+    });
     assert.match(message, /SEARCH text not found in .*service\.ts/);
     assert.match(message, /\[0\.\d\d\] lines 5-7:/);
     assert.match(message, /console\.log\('starting'\);/, 'quotes the real text of the file');
@@ -171,7 +181,13 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
   test('prepareInvocation summarises the blocks, and asks for confirmation only for sensitive files', async () => {
     const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver() });
     const token = new vscode.CancellationTokenSource().token;
-    const input = { filePath: path, blocks: [{ search: '  stop(): void {', replace: '  halt(): void {' }, { search: 'a\nb', replace: '' }] };
+    const input = {
+      filePath: path,
+      blocks: [
+        { search: '  stop(): void {', replace: '  halt(): void {' },
+        { search: 'a\nb', replace: '' },
+      ],
+    };
     const ordinary = await tool.prepareInvocation!({ input }, token);
     assert.ok(ordinary);
     assert.match(String(ordinary.invocationMessage), /Applying 2 SEARCH\/REPLACE blocks to .*service\.ts/);
@@ -180,7 +196,10 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
     const sensitive = await tool.prepareInvocation!({ input: { ...input, filePath: '.vscode/settings.json' } }, token);
     assert.ok(sensitive?.confirmationMessages);
     assert.equal(sensitive.confirmationMessages.title, 'Apply 2 SEARCH/REPLACE blocks to .vscode/settings.json?');
-    const body = typeof sensitive.confirmationMessages.message === 'string' ? sensitive.confirmationMessages.message : sensitive.confirmationMessages.message.value;
+    const body =
+      typeof sensitive.confirmationMessages.message === 'string'
+        ? sensitive.confirmationMessages.message
+        : sensitive.confirmationMessages.message.value;
     assert.match(body, /1\. Replace ` stop\(\): void \{ ` \(1 line\) with ` halt\(\): void \{ ` \(1 line\)/);
     assert.match(body, /2\. Replace ` a ` \(2 lines\) with nothing \(deletes\)/);
 

@@ -32,13 +32,19 @@ interface Source {
 let sources: Source[] | undefined;
 
 function loadSources(): Source[] {
-  if (sources) {return sources;}
+  if (sources) {
+    return sources;
+  }
   const out: Source[] = [];
   const add = (rel: string, tabWidth = 4) => {
     const file = path.join(ROOT, rel);
-    if (!fs.existsSync(file)) {return;}
+    if (!fs.existsSync(file)) {
+      return;
+    }
     const lines = fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n').split('\n');
-    if (lines[lines.length - 1] === '') {lines.pop();}
+    if (lines[lines.length - 1] === '') {
+      lines.pop();
+    }
     out.push({ name: rel, lines, tabWidth, markdown: rel.endsWith('.md') });
   };
   add('node_modules/typescript/lib/lib.es5.d.ts');
@@ -48,7 +54,9 @@ function loadSources(): Source[] {
   add('node_modules/js-yaml/dist/js-yaml.js');
   add('node_modules/diff/lib/index.js');
   const fixtures = path.join(ROOT, 'test/property/fixtures');
-  for (const name of fs.readdirSync(fixtures).sort()) {add(`test/property/fixtures/${name}`, name.endsWith('.pl') ? 8 : 4);}
+  for (const name of fs.readdirSync(fixtures).sort()) {
+    add(`test/property/fixtures/${name}`, name.endsWith('.pl') ? 8 : 4);
+  }
   sources = out;
   return out;
 }
@@ -56,7 +64,6 @@ function loadSources(): Source[] {
 // ---- random numbers -------------------------------------------------------------------------------
 
 export type Rng = Random;
-
 
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
 const pick = <T>(rng: Rng, list: readonly T[]): T => list[int(rng, list.length)];
@@ -75,7 +82,9 @@ interface Perturbation {
 }
 
 function mapLead(line: string, f: (lead: string) => string): string {
-  if (isBlank(line)) {return line;}
+  if (isBlank(line)) {
+    return line;
+  }
   const lead = leadingWhitespace(line);
   return f(lead) + line.slice(lead.length);
 }
@@ -96,7 +105,9 @@ interface CaseContext {
 }
 
 function gcd(a: number, b: number): number {
-  while (b) {[a, b] = [b, a % b];}
+  while (b) {
+    [a, b] = [b, a % b];
+  }
   return a;
 }
 
@@ -108,8 +119,11 @@ function curlyQuotes(line: string): string {
     if (ch === '"') {
       out += double ? '\u201D' : '\u201C';
       double = !double;
-    } else if (ch === "'") {out += '\u2019';}
-    else {out += ch;}
+    } else if (ch === "'") {
+      out += '\u2019';
+    } else {
+      out += ch;
+    }
   }
   return out;
 }
@@ -121,12 +135,18 @@ function curlyQuotes(line: string): string {
  */
 function makePerturbation(kind: string, ctx: CaseContext): Perturbation | undefined {
   const p = perturbation(kind, ctx);
-  if (!p || !p.line || !INDENT_KINDS.has(kind)) {return p;}
+  if (!p || !p.line || !INDENT_KINDS.has(kind)) {
+    return p;
+  }
   const map = (lead: string) => leadingWhitespace(p.line!(lead + 'x', 0));
   const all = [...new Set([...ctx.leads, ...ctx.newLeads])];
-  if (new Set(all.map(map)).size !== all.length) {return undefined;}
+  if (new Set(all.map(map)).size !== all.length) {
+    return undefined;
+  }
   const visible = ctx.leads.some((l) => map(l) !== l);
-  if (!visible && ctx.newLeads.some((l) => map(l) !== l)) {return undefined;}
+  if (!visible && ctx.newLeads.some((l) => map(l) !== l)) {
+    return undefined;
+  }
   return p;
 }
 
@@ -143,32 +163,55 @@ function perturbation(kind: string, ctx: CaseContext): Perturbation | undefined 
       // The prefix every line carries, new lines included (else the removal is no one shift).
       const all = [...leads, ...ctx.newLeads];
       let common = all[0];
-      for (const l of all) {while (!l.startsWith(common)) {common = common.slice(0, -1);}}
-      if (common === '') {return undefined;}
+      for (const l of all) {
+        while (!l.startsWith(common)) {
+          common = common.slice(0, -1);
+        }
+      }
+      if (common === '') {
+        return undefined;
+      }
       const cut = 1 + int(rng, common.length);
       return { name: `shift-remove ${cut}`, line: (l) => mapLead(l, (lead) => lead.slice(cut)) };
     }
     case 'rescale': {
-      if (hasTabs) {return undefined;}
+      if (hasTabs) {
+        return undefined;
+      }
       const depths = [...new Set(leads.map((l) => l.length))];
-      if (depths.length < 2) {return undefined;}
+      if (depths.length < 2) {
+        return undefined;
+      }
       const unit = depths.reduce((a, b) => gcd(a, b), 0);
-      if (![2, 4, 8].includes(unit)) {return undefined;}
-      if (ctx.newLeads.some((l) => l.includes('\t') || l.length % unit !== 0)) {return undefined;}
-      const to = pick(rng, [2, 4, 8].filter((u) => u !== unit));
+      if (![2, 4, 8].includes(unit)) {
+        return undefined;
+      }
+      if (ctx.newLeads.some((l) => l.includes('\t') || l.length % unit !== 0)) {
+        return undefined;
+      }
+      const to = pick(
+        rng,
+        [2, 4, 8].filter((u) => u !== unit),
+      );
       return { name: `rescale ${unit}->${to}`, line: (l) => mapLead(l, (lead) => ' '.repeat((lead.length / unit) * to)) };
     }
     case 'tabs-to-spaces': {
-      if (!hasTabs) {return undefined;}
+      if (!hasTabs) {
+        return undefined;
+      }
       const width = mixed ? source.tabWidth : pick(rng, [2, 4, 8]);
       return { name: `tabs-to-spaces ${width}`, line: (l) => mapLead(l, (lead) => ' '.repeat(columns(lead, width))) };
     }
     case 'spaces-to-tabs': {
-      if (!leads.some((l) => l.includes(' '))) {return undefined;}
+      if (!leads.some((l) => l.includes(' '))) {
+        return undefined;
+      }
       const width = pick(rng, [2, 4, 8]);
       const from = source.tabWidth;
       // Only when the new tabs cannot be confused with ones already there.
-      if (hasTabs && width !== from) {return undefined;}
+      if (hasTabs && width !== from) {
+        return undefined;
+      }
       return { name: `spaces-to-tabs ${width}`, line: (l) => mapLead(l, (lead) => renderColumns(columns(lead, from), width, true)) };
     }
     case 'crlf-file':
@@ -176,7 +219,9 @@ function perturbation(kind: string, ctx: CaseContext): Perturbation | undefined 
     case 'crlf-block':
       return { name: 'crlf-block', crlfBlock: true };
     case 'trailing': {
-      if (source.markdown) {return undefined;}
+      if (source.markdown) {
+        return undefined;
+      }
       const mode = int(rng, 2);
       const pad = pick(rng, [' ', '  ', '\t']);
       return mode === 0
@@ -184,27 +229,39 @@ function perturbation(kind: string, ctx: CaseContext): Perturbation | undefined 
         : { name: `trailing-add ${JSON.stringify(pad)}`, line: (l) => (isBlank(l) ? l : l + pad) };
     }
     case 'straight-quotes': {
-      if (!/[\u2018\u2019\u201A\u201B\u2039\u203A\u201C\u201D\u201E\u201F\u00AB\u00BB]/.test(ctx.text)) {return undefined;}
+      if (!/[\u2018\u2019\u201A\u201B\u2039\u203A\u201C\u201D\u201E\u201F\u00AB\u00BB]/.test(ctx.text)) {
+        return undefined;
+      }
       return {
         name: 'straight-quotes',
         line: (l) => l.replace(/[\u2018\u2019\u201A\u201B\u2039\u203A]/g, "'").replace(/[\u201C\u201D\u201E\u201F\u00AB\u00BB]/g, '"'),
       };
     }
     case 'curly-quotes': {
-      if (!/["']/.test(ctx.text)) {return undefined;}
+      if (!/["']/.test(ctx.text)) {
+        return undefined;
+      }
       return { name: 'curly-quotes', line: (l) => mapBody(l, curlyQuotes) };
     }
     case 'unicode': {
-      if (!/[\u2013\u2014\u00A0\u202F\u2026\u200B]/.test(ctx.text)) {return undefined;}
+      if (!/[\u2013\u2014\u00A0\u202F\u2026\u200B]/.test(ctx.text)) {
+        return undefined;
+      }
       return {
         name: 'unicode',
-        line: (l) => l.replace(/[\u2013\u2014]/g, '-').replace(/[\u00A0\u202F]/g, ' ').replace(/\u2026/g, '...').replace(/\u200B/g, ''),
+        line: (l) =>
+          l
+            .replace(/[\u2013\u2014]/g, '-')
+            .replace(/[\u00A0\u202F]/g, ' ')
+            .replace(/\u2026/g, '...')
+            .replace(/\u200B/g, ''),
       };
     }
     case 'line-numbers': {
       const start = 1 + int(rng, 500);
       const style = int(rng, 4);
-      const fmt = (n: number) => (style === 0 ? `${n} | ` : style === 1 ? `${n}: ` : style === 2 ? `${String(n).padStart(6)}\t` : `${n}\u2192`);
+      const fmt = (n: number) =>
+        style === 0 ? `${n} | ` : style === 1 ? `${n}: ` : style === 2 ? `${String(n).padStart(6)}\t` : `${n}\u2192`;
       return { name: `line-numbers ${style}`, line: (l, i) => fmt(start + i) + l };
     }
     case 'spacing': {
@@ -253,7 +310,9 @@ interface Edited {
 
 function deeper(lead: string, source: Source, leads: readonly string[]): string {
   const tabs = leads.some((l) => l.includes('\t'));
-  if (tabs && leads.every((l) => /^\t*$/.test(l))) {return lead + '\t';}
+  if (tabs && leads.every((l) => /^\t*$/.test(l))) {
+    return lead + '\t';
+  }
   const depths = leads.map((l) => columns(l, source.tabWidth)).filter((d) => d > 0);
   const unit = depths.length ? depths.reduce((a, b) => gcd(a, b), 0) : 4;
   const step = [2, 4, 8].includes(unit) ? unit : 4;
@@ -270,8 +329,16 @@ function edit(rng: Rng, region: readonly string[], source: Source): Edited | und
   const steps = 1 + int(rng, 2);
   const what: string[] = [];
   const leadNear = (i: number) => {
-    for (let k = Math.min(i, lines.length - 1); k >= 0; k--) {if (!isBlank(lines[k].text)) {return leadingWhitespace(lines[k].text);}}
-    for (let k = i; k < lines.length; k++) {if (!isBlank(lines[k].text)) {return leadingWhitespace(lines[k].text);}}
+    for (let k = Math.min(i, lines.length - 1); k >= 0; k--) {
+      if (!isBlank(lines[k].text)) {
+        return leadingWhitespace(lines[k].text);
+      }
+    }
+    for (let k = i; k < lines.length; k++) {
+      if (!isBlank(lines[k].text)) {
+        return leadingWhitespace(lines[k].text);
+      }
+    }
     return '';
   };
   const leads = region.filter((l) => !isBlank(l)).map(leadingWhitespace);
@@ -280,12 +347,16 @@ function edit(rng: Rng, region: readonly string[], source: Source): Edited | und
     if (op === 0) {
       // change a token: a word of 3+ letters gets a suffix (the line stays recognisably the same)
       const candidates = lines.map((l, i) => ({ l, i })).filter(({ l }) => /[A-Za-z_]\w{2,}/.test(l.text.trimStart()));
-      if (candidates.length === 0) {continue;}
+      if (candidates.length === 0) {
+        continue;
+      }
       const { l, i } = pick(rng, candidates);
       const lead = leadingWhitespace(l.text);
       const body = l.text.slice(lead.length);
       const words = [...body.matchAll(/(?<![\w$\u0080-\uFFFF])[A-Za-z_]\w{2,}(?![\w$\u0080-\uFFFF])/g)];
-      if (words.length === 0) {continue;}
+      if (words.length === 0) {
+        continue;
+      }
       const w = pick(rng, words);
       const at = w.index!;
       lines[i] = { text: lead + body.slice(0, at) + `${w[0]}Zq${int(rng, 90) + 10}` + body.slice(at + w[0].length), from: -1 };
@@ -293,14 +364,18 @@ function edit(rng: Rng, region: readonly string[], source: Source): Edited | und
     } else if (op === 1) {
       // replace a line with a new statement at the same depth
       const i = int(rng, lines.length);
-      if (isBlank(lines[i].text)) {continue;}
+      if (isBlank(lines[i].text)) {
+        continue;
+      }
       lines[i] = { text: leadingWhitespace(lines[i].text) + newStatement(rng), from: -1 };
       what.push(`replace ${i}`);
     } else if (op === 2) {
       // insert one or two lines after line i, at its depth or one level deeper
       const i = int(rng, lines.length);
       let lead = leadNear(i);
-      if (int(rng, 3) === 0) {lead = deeper(lead, source, leads);}
+      if (int(rng, 3) === 0) {
+        lead = deeper(lead, source, leads);
+      }
       const add = Array.from({ length: 1 + int(rng, 2) }, () => ({ text: lead + newStatement(rng), from: -1 }));
       lines = [...lines.slice(0, i + 1), ...add, ...lines.slice(i + 1)];
       what.push(`insert ${i}`);
@@ -310,9 +385,13 @@ function edit(rng: Rng, region: readonly string[], source: Source): Edited | und
       what.push(`delete ${i}`);
     }
   }
-  if (what.length === 0) {return undefined;}
+  if (what.length === 0) {
+    return undefined;
+  }
   const out = lines.map((l) => l.text);
-  if (out.join('\n') === region.join('\n')) {return undefined;}
+  if (out.join('\n') === region.join('\n')) {
+    return undefined;
+  }
   return { lines: out, keptFrom: lines.map((l) => l.from), description: what.join(', ') };
 }
 
@@ -325,10 +404,18 @@ function uniqueRegion(lines: readonly string[], start: number, len: number): boo
   const keys = lines.map(key9);
   const want = keys.slice(start, start + len);
   for (let s = 0; s + len <= lines.length; s++) {
-    if (s === start || keys[s] !== want[0]) {continue;}
+    if (s === start || keys[s] !== want[0]) {
+      continue;
+    }
     let same = true;
-    for (let k = 1; k < len && same; k++) {if (keys[s + k] !== want[k]) {same = false;}}
-    if (same) {return false;}
+    for (let k = 1; k < len && same; k++) {
+      if (keys[s + k] !== want[k]) {
+        same = false;
+      }
+    }
+    if (same) {
+      return false;
+    }
   }
   return true;
 }
@@ -353,19 +440,33 @@ export function runCase(seed: number, index: number): CaseResult {
   const sliceStart = source.lines.length > 160 ? int(rng, source.lines.length - 160) : 0;
   const file = source.lines.slice(sliceStart, sliceStart + 160);
   const len = 2 + int(rng, 7);
-  if (file.length < len + 1) {return { kind: 'skipped' };}
+  if (file.length < len + 1) {
+    return { kind: 'skipped' };
+  }
   const start = int(rng, file.length - len + 1);
   const region = file.slice(start, start + len);
-  if (isBlank(region[0]) || isBlank(region[len - 1]) || region.filter((l) => !isBlank(l)).length < 2) {return { kind: 'skipped' };}
-  if (region.some((l) => l.length > 400)) {return { kind: 'skipped' };}
-  if (!uniqueRegion(file, start, len)) {return { kind: 'skipped' };}
+  if (isBlank(region[0]) || isBlank(region[len - 1]) || region.filter((l) => !isBlank(l)).length < 2) {
+    return { kind: 'skipped' };
+  }
+  if (region.some((l) => l.length > 400)) {
+    return { kind: 'skipped' };
+  }
+  if (!uniqueRegion(file, start, len)) {
+    return { kind: 'skipped' };
+  }
 
   const mode = rng();
-  if (mode < 0.12) {return inconsistentIndentCase(rng, file, start, region, source);}
-  if (mode < 0.18) {return changedTokenCase(rng, file, start, region, source);}
+  if (mode < 0.12) {
+    return inconsistentIndentCase(rng, file, start, region, source);
+  }
+  if (mode < 0.18) {
+    return changedTokenCase(rng, file, start, region, source);
+  }
 
   const e = edit(rng, region, source);
-  if (!e) {return { kind: 'skipped' };}
+  if (!e) {
+    return { kind: 'skipped' };
+  }
   const leadsOf = (lines: readonly string[]) => lines.filter((l) => !isBlank(l)).map(leadingWhitespace);
   const ctx: CaseContext = { rng, source, leads: leadsOf(region), newLeads: leadsOf(e.lines), text: region.join('\n') };
   const ps: Perturbation[] = [];
@@ -373,17 +474,27 @@ export function runCase(seed: number, index: number): CaseResult {
   const used = new Set<string>();
   for (let k = 0; k < count; k++) {
     const kind = pick(rng, KINDS);
-    if (kind === 'none' || used.has(kind)) {continue;}
-    if (INDENT_KINDS.has(kind) && [...used].some((u) => INDENT_KINDS.has(u))) {continue;}
-    if ((kind === 'straight-quotes' && used.has('curly-quotes')) || (kind === 'curly-quotes' && used.has('straight-quotes'))) {continue;}
+    if (kind === 'none' || used.has(kind)) {
+      continue;
+    }
+    if (INDENT_KINDS.has(kind) && [...used].some((u) => INDENT_KINDS.has(u))) {
+      continue;
+    }
+    if ((kind === 'straight-quotes' && used.has('curly-quotes')) || (kind === 'curly-quotes' && used.has('straight-quotes'))) {
+      continue;
+    }
     used.add(kind);
     const p = makePerturbation(kind, ctx);
-    if (p) {ps.push(p);}
+    if (p) {
+      ps.push(p);
+    }
   }
   // Line-number prefixes go last (a numbered view of the already-normalised text).
   ps.sort((a, b) => Number(a.name.startsWith('line-numbers')) - Number(b.name.startsWith('line-numbers')));
   // A line-number prefix in front of a line that itself starts like one is not determined.
-  if (ps.some((p) => p.name.startsWith('line-numbers')) && [...region, ...e.lines].some((l) => /^[ \t]*\d/.test(l))) {return { kind: 'skipped' };}
+  if (ps.some((p) => p.name.startsWith('line-numbers')) && [...region, ...e.lines].some((l) => /^[ \t]*\d/.test(l))) {
+    return { kind: 'skipped' };
+  }
   const view = (lines: readonly string[]) => lines.map((l, i) => ps.reduce((acc, p) => (p.line ? p.line(acc, i) : acc), l));
   const crlfFile = ps.some((p) => p.crlfFile);
   const blockEol = ps.some((p) => p.crlfBlock) ? '\r\n' : '\n';
@@ -405,24 +516,45 @@ export function runCase(seed: number, index: number): CaseResult {
     return { kind: 'checked', property: 'round-trip', perturbations, failure: `${describe()}: threw ${String(error)}` };
   }
   if (result.status !== 'applied') {
-    return { kind: 'checked', property: 'round-trip', perturbations, failure: `${describe()}: ${result.status}: ${result.message}\nSEARCH: ${JSON.stringify(search)}\nREPLACE: ${JSON.stringify(replace)}` };
+    return {
+      kind: 'checked',
+      property: 'round-trip',
+      perturbations,
+      failure: `${describe()}: ${result.status}: ${result.message}\nSEARCH: ${JSON.stringify(search)}\nREPLACE: ${JSON.stringify(replace)}`,
+    };
   }
   const got = result.content!;
   if (ps.some((p) => p.spacing)) {
     const gotLines = got.split(eol);
     const wantLines = expected.split(eol);
-    if (gotLines.length !== wantLines.length) {return { kind: 'checked', property: 'round-trip', perturbations, failure: `${describe()}: line count ${gotLines.length} != ${wantLines.length}` };}
+    if (gotLines.length !== wantLines.length) {
+      return {
+        kind: 'checked',
+        property: 'round-trip',
+        perturbations,
+        failure: `${describe()}: line count ${gotLines.length} != ${wantLines.length}`,
+      };
+    }
     for (let i = 0; i < wantLines.length; i++) {
       const inRegion = i >= start && i < start + e.lines.length;
       const kept = !inRegion || e.keptFrom[i - start] >= 0;
       const ok = kept
         ? gotLines[i] === wantLines[i]
         : leadingWhitespace(gotLines[i]) === leadingWhitespace(wantLines[i]) && key9(gotLines[i]) === key9(wantLines[i]);
-      if (!ok) {return { kind: 'checked', property: 'round-trip', perturbations, failure: `${describe()}: line ${i + 1}: got ${JSON.stringify(gotLines[i])}, want ${JSON.stringify(wantLines[i])}` };}
+      if (!ok) {
+        return {
+          kind: 'checked',
+          property: 'round-trip',
+          perturbations,
+          failure: `${describe()}: line ${i + 1}: got ${JSON.stringify(gotLines[i])}, want ${JSON.stringify(wantLines[i])}`,
+        };
+      }
     }
     return { kind: 'checked', property: 'round-trip', perturbations };
   }
-  if (got !== expected) {return { kind: 'checked', property: 'round-trip', perturbations, failure: `${describe()}:\n${firstDifference(got, expected)}` };}
+  if (got !== expected) {
+    return { kind: 'checked', property: 'round-trip', perturbations, failure: `${describe()}:\n${firstDifference(got, expected)}` };
+  }
   return { kind: 'checked', property: 'round-trip', perturbations };
 }
 
@@ -430,7 +562,9 @@ function firstDifference(got: string, want: string): string {
   const g = got.split('\n');
   const w = want.split('\n');
   for (let i = 0; i < Math.max(g.length, w.length); i++) {
-    if (g[i] !== w[i]) {return `line ${i + 1}: got ${JSON.stringify(g[i])}, want ${JSON.stringify(w[i])}`;}
+    if (g[i] !== w[i]) {
+      return `line ${i + 1}: got ${JSON.stringify(g[i])}, want ${JSON.stringify(w[i])}`;
+    }
   }
   return 'texts differ';
 }
@@ -441,28 +575,40 @@ function inconsistentIndentCase(rng: Rng, file: readonly string[], start: number
   const width = source.tabWidth;
   const a = pick(rng, rows);
   const others = rows.filter((r) => columns(r.lead, width) !== columns(a.lead, width));
-  if (others.length === 0) {return { kind: 'skipped' };}
+  if (others.length === 0) {
+    return { kind: 'skipped' };
+  }
   const b = pick(rng, others);
   const search = [...region];
   const swap = int(rng, 2) === 1;
   search[a.i] = b.lead + region[a.i].slice(a.lead.length);
-  if (swap) {search[b.i] = a.lead + region[b.i].slice(b.lead.length);}
+  if (swap) {
+    search[b.i] = a.lead + region[b.i].slice(b.lead.length);
+  }
   const result = applyBlocks(file.join('\n') + '\n', [{ index: 1, sourceLine: 1, search: search.join('\n'), replace: 'zqReplaced();' }]);
   const what = `source ${source.name}, region ${start + 1}-${start + region.length}, line ${a.i + 1} given the indentation of line ${b.i + 1}${swap ? ' and vice versa' : ''}`;
-  if (result.status === 'applied') {return { kind: 'checked', property: 'inconsistent-indent', failure: `${what}: applied at tier ${result.blocks[0].tier}` };}
+  if (result.status === 'applied') {
+    return { kind: 'checked', property: 'inconsistent-indent', failure: `${what}: applied at tier ${result.blocks[0].tier}` };
+  }
   return { kind: 'checked', property: 'inconsistent-indent' };
 }
 
 /** SEARCH with one token changed: never applied. */
 function changedTokenCase(rng: Rng, file: readonly string[], start: number, region: readonly string[], source: Source): CaseResult {
   const rows = region.map((l, i) => ({ l, i })).filter(({ l }) => /[A-Za-z_]\w{2,}/.test(l));
-  if (rows.length === 0) {return { kind: 'skipped' };}
+  if (rows.length === 0) {
+    return { kind: 'skipped' };
+  }
   const { l, i } = pick(rng, rows);
   const search = [...region];
   search[i] = l.replace(/[A-Za-z_]\w{2,}/, (w) => `${w}Qz`);
   const result = applyBlocks(file.join('\n') + '\n', [{ index: 1, sourceLine: 1, search: search.join('\n'), replace: 'zqReplaced();' }]);
   if (result.status === 'applied') {
-    return { kind: 'checked', property: 'changed-token', failure: `source ${source.name}, region ${start + 1}-${start + region.length}, token changed on line ${i + 1}: applied at tier ${result.blocks[0].tier}` };
+    return {
+      kind: 'checked',
+      property: 'changed-token',
+      failure: `source ${source.name}, region ${start + 1}-${start + region.length}, token changed on line ${i + 1}: applied at tier ${result.blocks[0].tier}`,
+    };
   }
   return { kind: 'checked', property: 'changed-token' };
 }
@@ -487,10 +633,14 @@ export function runProperty(options: { cases: number; seed: number; maxFailures?
     }
     summary.checked++;
     summary.byProperty[r.property!] = (summary.byProperty[r.property!] ?? 0) + 1;
-    for (const p of r.perturbations ?? []) {summary.byPerturbation[p] = (summary.byPerturbation[p] ?? 0) + 1;}
+    for (const p of r.perturbations ?? []) {
+      summary.byPerturbation[p] = (summary.byPerturbation[p] ?? 0) + 1;
+    }
     if (r.failure) {
       summary.failures.push({ index: i, message: r.failure });
-      if (summary.failures.length >= (options.maxFailures ?? 20)) {break;}
+      if (summary.failures.length >= (options.maxFailures ?? 20)) {
+        break;
+      }
     }
   }
   return summary;

@@ -5,7 +5,9 @@ import { runProperty } from './fidelity';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) {return fallback;}
+  if (i === -1) {
+    return fallback;
+  }
   const value = Number(process.argv[i + 1]);
   if (!Number.isSafeInteger(value) || value < 0) {
     console.error(`--${name} needs a non-negative integer, got ${JSON.stringify(process.argv[i + 1])}`);
@@ -20,10 +22,21 @@ const t0 = process.hrtime.bigint();
 const summary = runProperty({ cases, seed, maxFailures: 50 });
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 console.log(`write-fidelity property: seed ${seed}, ${summary.cases} cases in ${seconds.toFixed(1)} s`);
-console.log(`  checked ${summary.checked} (${Object.entries(summary.byProperty).map(([k, v]) => `${k} ${v}`).join(', ')}), skipped ${summary.skipped} (region not unique, or no edit applicable)`);
-console.log(`  round-trip cases by perturbation: ${Object.entries(summary.byPerturbation).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`);
+console.log(
+  `  checked ${summary.checked} (${Object.entries(summary.byProperty)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}), skipped ${summary.skipped} (region not unique, or no edit applicable)`,
+);
+console.log(
+  `  round-trip cases by perturbation: ${Object.entries(summary.byPerturbation)
+    .sort()
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}`,
+);
 console.log(`  failures ${summary.failures.length}`);
-for (const f of summary.failures) {console.log(`\nFAIL seed ${seed} case ${f.index}: ${f.message}`);}
+for (const f of summary.failures) {
+  console.log(`\nFAIL seed ${seed} case ${f.index}: ${f.message}`);
+}
 if (summary.failures.length > 0) {
   console.log(`\nReproduce one case: node -e "console.log(require('./out/test/property/fidelity').runCase(${seed}, CASE))"`);
   process.exit(1);

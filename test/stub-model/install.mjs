@@ -63,8 +63,18 @@ export function installStubModel(install, dirs, workDir) {
   fs.writeFileSync(vsix, storedZip(FILES.map((f) => [`extension/${f}`, fs.readFileSync(path.join(stubDir, f))])));
   const result = spawnSync(
     install.nodeBin,
-    [install.serverMain, '--accept-server-license-terms', '--extensions-dir', dirs.extensionsDir,
-      '--user-data-dir', dirs.userDataDir, '--server-data-dir', dirs.serverDataDir, '--install-extension', vsix],
+    [
+      install.serverMain,
+      '--accept-server-license-terms',
+      '--extensions-dir',
+      dirs.extensionsDir,
+      '--user-data-dir',
+      dirs.userDataDir,
+      '--server-data-dir',
+      dirs.serverDataDir,
+      '--install-extension',
+      vsix,
+    ],
     { encoding: 'utf8', timeout: 120_000 },
   );
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
@@ -73,5 +83,8 @@ export function installStubModel(install, dirs, workDir) {
   }
   const userDir = path.join(dirs.userDataDir, 'User');
   fs.mkdirSync(userDir, { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'chatLanguageModels.json'), `${JSON.stringify([{ vendor: STUB_VENDOR, name: STUB_MODEL_NAME }], null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(userDir, 'chatLanguageModels.json'),
+    `${JSON.stringify([{ vendor: STUB_VENDOR, name: STUB_MODEL_NAME }], null, 2)}\n`,
+  );
 }

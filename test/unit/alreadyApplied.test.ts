@@ -33,7 +33,7 @@ describe('already applied', () => {
 
   test('REPLACE found after normalising indentation and quotes, multi-line: reported at its lines', () => {
     const search = 'let sum = 0;\nfor (const item of items) {\n  sum += item.price;';
-    const replace = "let sum = 0;\nfor (const item of items) {\n  sum += item.price * item.quantity;";
+    const replace = 'let sum = 0;\nfor (const item of items) {\n  sum += item.price * item.quantity;';
     const r = applyBlocks(FILE, blocks([search, replace]));
     assert.deepEqual(r.blocks[0].alreadyApplied, { startLine: 2, endLine: 4 });
     assert.match(r.message, /already applied at lines 2-4/);

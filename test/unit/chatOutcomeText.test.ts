@@ -26,18 +26,31 @@ test('lines label', () => {
 
 test('outcome lines for each status', () => {
   assert.equal(outcomeLine(outcome({ tier: 'exact', range: { startLine: 3, endLine: 5 }, score: 1 })), 'matched exactly at lines 3-5');
-  assert.equal(outcomeLine(outcome({ status: 'pending', tier: 'indentation', range: { startLine: 9, endLine: 9 } })),
-    'matched after normalising indentation at line 9');
-  assert.equal(outcomeLine(outcome({ tier: 'fuzzy', score: 0.955, range: { startLine: 1, endLine: 2 } })),
-    'matched by fuzzy match (95%) at lines 1-2');
-  assert.equal(outcomeLine(outcome({ status: 'ambiguous', tier: 'exact', candidates: [candidate(4, 6, 1), candidate(10, 12, 1)] })),
-    'ambiguous: 2 matches at lines 4-6, 10-12');
-  assert.equal(outcomeLine(outcome({ status: 'ambiguous', tier: 'quotes', candidates: [candidate(4, 6, 1), candidate(10, 12, 1)] })),
-    'ambiguous: 2 matches (after normalising quotes) at lines 4-6, 10-12');
-  assert.equal(outcomeLine(outcome({ status: 'not_found', candidates: [candidate(142, 148, 0.92), candidate(3, 4, 0.6)] })),
-    'not found, best 92% at lines 142-148');
+  assert.equal(
+    outcomeLine(outcome({ status: 'pending', tier: 'indentation', range: { startLine: 9, endLine: 9 } })),
+    'matched after normalising indentation at line 9',
+  );
+  assert.equal(
+    outcomeLine(outcome({ tier: 'fuzzy', score: 0.955, range: { startLine: 1, endLine: 2 } })),
+    'matched by fuzzy match (95%) at lines 1-2',
+  );
+  assert.equal(
+    outcomeLine(outcome({ status: 'ambiguous', tier: 'exact', candidates: [candidate(4, 6, 1), candidate(10, 12, 1)] })),
+    'ambiguous: 2 matches at lines 4-6, 10-12',
+  );
+  assert.equal(
+    outcomeLine(outcome({ status: 'ambiguous', tier: 'quotes', candidates: [candidate(4, 6, 1), candidate(10, 12, 1)] })),
+    'ambiguous: 2 matches (after normalising quotes) at lines 4-6, 10-12',
+  );
+  assert.equal(
+    outcomeLine(outcome({ status: 'not_found', candidates: [candidate(142, 148, 0.92), candidate(3, 4, 0.6)] })),
+    'not found, best 92% at lines 142-148',
+  );
   assert.equal(outcomeLine(outcome({ status: 'not_found' })), 'not found, nothing similar in the file');
-  assert.equal(outcomeLine(outcome({ status: 'invalid', notes: ['empty SEARCH on a non-empty file'] })), 'invalid: empty SEARCH on a non-empty file');
+  assert.equal(
+    outcomeLine(outcome({ status: 'invalid', notes: ['empty SEARCH on a non-empty file'] })),
+    'invalid: empty SEARCH on a non-empty file',
+  );
 });
 
 test('candidate button labels', () => {

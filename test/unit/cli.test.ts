@@ -16,16 +16,9 @@ function runJson(cwd: string, args: string[], stdin?: string): { code: number | 
   return { code: r.code, json };
 }
 
-const SOURCE = [
-  'function greet(name) {',
-  "  return 'Hello, ' + name;",
-  '}',
-  '',
-  'function add(a, b) {',
-  '  return a + b;',
-  '}',
-  '',
-].join('\n');
+const SOURCE = ['function greet(name) {', "  return 'Hello, ' + name;", '}', '', 'function add(a, b) {', '  return a + b;', '}', ''].join(
+  '\n',
+);
 
 describe('resilient-apply apply: exit codes', () => {
   test('0: an exact block is applied and the file written', () => {
@@ -81,7 +74,13 @@ describe('resilient-apply apply: exit codes', () => {
     assert.equal(json.status, 'ambiguous');
     assert.equal(json.blocks[0].status, 'ambiguous');
     assert.equal(json.blocks[0].tier, 'exact');
-    assert.deepEqual(json.blocks[0].candidates.map((c: any) => [c.startLine, c.endLine, c.text]), [[3, 3, '}'], [7, 7, '}']]);
+    assert.deepEqual(
+      json.blocks[0].candidates.map((c: any) => [c.startLine, c.endLine, c.text]),
+      [
+        [3, 3, '}'],
+        [7, 7, '}'],
+      ],
+    );
     assert.equal(fs.readFileSync(path.join(dir, 'app.js'), 'utf8'), SOURCE);
 
     const hinted = runJson(dir, ['apply', 'app.js', '--line-hint', '7'], edit);
@@ -99,7 +98,10 @@ describe('resilient-apply apply: exit codes', () => {
     const { code, json } = runJson(dir, ['apply', 'app.js'], bad);
     assert.equal(code, 3);
     assert.deepEqual(json, {
-      status: 'invalid', file: 'app.js', message: "Block 2 (line 8): expected '=======' before '>>>>>>> REPLACE'", blocks: [],
+      status: 'invalid',
+      file: 'app.js',
+      message: "Block 2 (line 8): expected '=======' before '>>>>>>> REPLACE'",
+      blocks: [],
     });
   });
 
@@ -122,7 +124,11 @@ describe('resilient-apply apply: exit codes', () => {
 describe('resilient-apply apply: --json and --dry-run', () => {
   test('--json on success: tier, range, score; no content without --dry-run', () => {
     const dir = workspace({ 'app.js': SOURCE });
-    const { code, json } = runJson(dir, ['apply', 'app.js'], block('function add(a, b) {\n  return a + b;', 'function add(a, b) {\n  return b + a;'));
+    const { code, json } = runJson(
+      dir,
+      ['apply', 'app.js'],
+      block('function add(a, b) {\n  return a + b;', 'function add(a, b) {\n  return b + a;'),
+    );
     assert.equal(code, 0);
     assert.equal(json.status, 'applied');
     assert.equal(json.file, 'app.js');
@@ -155,7 +161,11 @@ describe('resilient-apply apply: --json and --dry-run', () => {
 
   test('--max-candidates limits the near misses', () => {
     const dir = workspace({ 'app.js': SOURCE });
-    const { code, json } = runJson(dir, ['apply', 'app.js', '--max-candidates', '1'], block('function sub(a, b) {\n  return a - b;\n}', 'x'));
+    const { code, json } = runJson(
+      dir,
+      ['apply', 'app.js', '--max-candidates', '1'],
+      block('function sub(a, b) {\n  return a - b;\n}', 'x'),
+    );
     assert.equal(code, 1);
     assert.ok(json.blocks[0].candidates.length <= 1);
   });
@@ -264,8 +274,14 @@ describe('resilient-apply: usage', () => {
     for (const args of [['--help'], ['-h'], ['help']]) {
       const r = run(workspace(), args);
       assert.equal(r.code, 0);
-      assert.match(r.stdout, /^Usage: resilient-apply apply <file> \[--blocks <path>\|-\] \[--json\] \[--dry-run\] \[--fuzzy-apply <score>\]/);
-      assert.match(r.stdout, /Exit codes:\n {2}0 {2}applied[^\n]*\n {2}1 {2}not found[^\n]*\n {2}2 {2}ambiguous[^\n]*\n {2}3 {2}invalid input/);
+      assert.match(
+        r.stdout,
+        /^Usage: resilient-apply apply <file> \[--blocks <path>\|-\] \[--json\] \[--dry-run\] \[--fuzzy-apply <score>\]/,
+      );
+      assert.match(
+        r.stdout,
+        /Exit codes:\n {2}0 {2}applied[^\n]*\n {2}1 {2}not found[^\n]*\n {2}2 {2}ambiguous[^\n]*\n {2}3 {2}invalid input/,
+      );
     }
   });
 

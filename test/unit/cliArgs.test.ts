@@ -16,13 +16,31 @@ function usageError(argv: string[]): string {
 describe('parseArgs', () => {
   test('apply with every option, in both --flag value and --flag=value forms', () => {
     assert.deepEqual(
-      parseArgs(['apply', 'src/a.ts', '--blocks', 'b.txt', '--json', '--dry-run', '--fuzzy-apply', '0.9', '--line-hint=12', '--max-candidates', '5']),
+      parseArgs([
+        'apply',
+        'src/a.ts',
+        '--blocks',
+        'b.txt',
+        '--json',
+        '--dry-run',
+        '--fuzzy-apply',
+        '0.9',
+        '--line-hint=12',
+        '--max-candidates',
+        '5',
+      ]),
       { command: 'apply', file: 'src/a.ts', blocks: 'b.txt', json: true, dryRun: true, fuzzyApply: 0.9, lineHint: 12, maxCandidates: 5 },
     );
   });
 
   test('options may come before the file; --blocks - means stdin', () => {
-    assert.deepEqual(parseArgs(['apply', '--blocks', '-', 'a.ts']), { command: 'apply', file: 'a.ts', blocks: '-', json: false, dryRun: false });
+    assert.deepEqual(parseArgs(['apply', '--blocks', '-', 'a.ts']), {
+      command: 'apply',
+      file: 'a.ts',
+      blocks: '-',
+      json: false,
+      dryRun: false,
+    });
     assert.deepEqual(parseArgs(['apply', 'a.ts']), { command: 'apply', file: 'a.ts', json: false, dryRun: false });
   });
 
@@ -91,8 +109,12 @@ describe('namesFile', () => {
 
 test('jsonRequested agrees with parseArgs, and nothing after -- is a flag', () => {
   const cases: string[][] = [
-    ['apply', 'a', '--json'], ['apply', '--json', '--', 'a'], ['apply', '--', '--json'], ['apply', 'a', '--', '--json'],
-    ['apply', 'a'], ['apply', '--dry-run', '--json', '--', '--json'],
+    ['apply', 'a', '--json'],
+    ['apply', '--json', '--', 'a'],
+    ['apply', '--', '--json'],
+    ['apply', 'a', '--', '--json'],
+    ['apply', 'a'],
+    ['apply', '--dry-run', '--json', '--', '--json'],
   ];
   for (const argv of cases) {
     const parsed = (() => {

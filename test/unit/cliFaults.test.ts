@@ -52,8 +52,11 @@ describe('CLI faults', { concurrency: 3 }, () => {
       const dir = workspace({ 'a.txt': 'a\n' });
       // The flag rules themselves are unit-tested in cliArgs.test.ts; here: one JSON object each way.
       const cases = [
-        ['apply', 'a.txt', '--fuzzy-apply', 'NaN'], ['apply', 'a.txt', '--line-hint', '1e23'],
-        ['apply', 'a.txt', '--blocks'], ['frobnicate', 'a.txt'], ['apply', 'a.txt', '--blocks', 'missing.txt'],
+        ['apply', 'a.txt', '--fuzzy-apply', 'NaN'],
+        ['apply', 'a.txt', '--line-hint', '1e23'],
+        ['apply', 'a.txt', '--blocks'],
+        ['frobnicate', 'a.txt'],
+        ['apply', 'a.txt', '--blocks', 'missing.txt'],
       ];
       const runs = await Promise.all(cases.map((args) => run(dir, [...args, '--json'], block('a', 'b'))));
       runs.forEach((r, k) => {
@@ -113,13 +116,17 @@ describe('CLI faults', { concurrency: 3 }, () => {
       test(`mode ${mode.toString(8)} and a foreign owner are kept${isRoot ? '' : ' (owner part needs root)'}`, async () => {
         const dir = workspace({ 'tool.sh': 'echo a\n' });
         const file = path.join(dir, 'tool.sh');
-        if (isRoot) {fs.chownSync(file, 1234, 2345);}
+        if (isRoot) {
+          fs.chownSync(file, 1234, 2345);
+        }
         fs.chmodSync(file, mode);
         const { code, json } = await runJson(dir, ['apply', 'tool.sh'], block('echo a', 'echo b'));
         assert.equal(code, 0, json.message);
         const stat = fs.statSync(file);
         assert.equal((stat.mode & 0o7777).toString(8), mode.toString(8));
-        if (isRoot) {assert.deepEqual([stat.uid, stat.gid], [1234, 2345]);}
+        if (isRoot) {
+          assert.deepEqual([stat.uid, stat.gid], [1234, 2345]);
+        }
         assert.equal(fs.readFileSync(file, 'utf8'), 'echo b\n');
       });
     }
@@ -165,9 +172,15 @@ describe('CLI faults', { concurrency: 3 }, () => {
     async function withClosedStdout(dir: string, args: string[], input: string, closeStderr = false) {
       const child = start(dir, args);
       child.stdout.destroy();
-      if (closeStderr) {child.stderr.destroy();}
+      if (closeStderr) {
+        child.stderr.destroy();
+      }
       let stderr = '';
-      if (!closeStderr) {child.stderr.on('data', (d) => { stderr += d; });}
+      if (!closeStderr) {
+        child.stderr.on('data', (d) => {
+          stderr += d;
+        });
+      }
       child.stdin.end(input);
       const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
       return { code, stderr };
@@ -236,10 +249,16 @@ describe('CLI faults', { concurrency: 3 }, () => {
       const kept = [
         `.a.txt.${process.pid}.0badf00d.tmp`, // a live process: maybe writing right now
         `.b.txt.${dead}.0badf00d.tmp`, // another file's
-        `.a.txt.${dead}.0badf00.tmp`, `.a.txt.${dead}.0BADF00D.tmp`, `a.txt.${dead}.0badf00d.tmp`,
-        `.a.txt.${dead}.0badf00d.tmp.orig`, `.a.txt.x${dead}.0badf00d.tmp`, 'notes.tmp',
+        `.a.txt.${dead}.0badf00.tmp`,
+        `.a.txt.${dead}.0BADF00D.tmp`,
+        `a.txt.${dead}.0badf00d.tmp`,
+        `.a.txt.${dead}.0badf00d.tmp.orig`,
+        `.a.txt.x${dead}.0badf00d.tmp`,
+        'notes.tmp',
       ];
-      for (const name of [...stale, ...kept]) {fs.writeFileSync(path.join(dir, name), 'x');}
+      for (const name of [...stale, ...kept]) {
+        fs.writeFileSync(path.join(dir, name), 'x');
+      }
       fs.mkdirSync(path.join(dir, `.a.txt.${dead}.deadbeef.tmp`)); // not a regular file: kept
       kept.push(`.a.txt.${dead}.deadbeef.tmp`);
       const { code, json } = await runJson(dir, ['apply', 'a.txt'], block('a', 'b'));
@@ -251,7 +270,9 @@ describe('CLI faults', { concurrency: 3 }, () => {
   describe('races and kills', { concurrency: 2 }, () => {
     const lines = (n: number, tag: string): string => {
       const out: string[] = [];
-      for (let k = 0; k < n; k++) {out.push(`const ${tag}${k} = compute(${k}, "some text to make the line longer");`);}
+      for (let k = 0; k < n; k++) {
+        out.push(`const ${tag}${k} = compute(${k}, "some text to make the line longer");`);
+      }
       return `${out.join('\n')}\n`;
     };
 
@@ -260,10 +281,18 @@ describe('CLI faults', { concurrency: 3 }, () => {
       const theirs = `${old}// added by the other writer\n`;
       const ours = (text: string) => text.replace('const v0 =', 'const V0 =');
       for (let round = 0; round < 3; round++) {
-        const dir = workspace({ 'a.js': old, 'edit.txt': block('const v0 = compute(0, "some text to make the line longer");', 'const V0 = compute(0, "some text to make the line longer");') });
+        const dir = workspace({
+          'a.js': old,
+          'edit.txt': block(
+            'const v0 = compute(0, "some text to make the line longer");',
+            'const V0 = compute(0, "some text to make the line longer");',
+          ),
+        });
         const child = start(dir, ['apply', 'a.js', '--blocks', 'edit.txt', '--json']);
         let stdout = '';
-        child.stdout.on('data', (d) => { stdout += d; });
+        child.stdout.on('data', (d) => {
+          stdout += d;
+        });
         child.stdin.end();
         await new Promise((resolve) => setTimeout(resolve, 40 + Math.random() * 120));
         fs.writeFileSync(path.join(dir, 'next.js'), theirs);
@@ -272,8 +301,11 @@ describe('CLI faults', { concurrency: 3 }, () => {
         const json = parseOneJson({ code, stdout, stderr: '' });
         const final = fs.readFileSync(path.join(dir, 'a.js'), 'utf8');
         assert.ok(final === theirs || final === ours(theirs), `round ${round}: the other writer's change was lost (exit ${code})`);
-        if (code === 3) {assert.match(json.message, /changed on disk/);}
-        else {assert.equal(code, 0, json.message);}
+        if (code === 3) {
+          assert.match(json.message, /changed on disk/);
+        } else {
+          assert.equal(code, 0, json.message);
+        }
         assert.deepEqual(leftovers(dir), []);
       }
     });
@@ -281,7 +313,9 @@ describe('CLI faults', { concurrency: 3 }, () => {
     test('SIGKILL during an in-place write of a hard-linked file: old, new, or the old bytes kept in a backup', async () => {
       const old = Buffer.from(lines(100_000, 'h'));
       const edit = block('const h5 = compute(5, "some text to make the line longer");', 'const h5 = 5;');
-      const updated = Buffer.from(old.toString('utf8').replace('const h5 = compute(5, "some text to make the line longer");', 'const h5 = 5;'));
+      const updated = Buffer.from(
+        old.toString('utf8').replace('const h5 = compute(5, "some text to make the line longer");', 'const h5 = 5;'),
+      );
       for (let round = 0; round < 2; round++) {
         const dir = workspace({ 'edit.txt': edit, 'big.js': old });
         fs.linkSync(path.join(dir, 'big.js'), path.join(dir, 'twin.js'));
@@ -321,7 +355,9 @@ describe('CLI faults', { concurrency: 3 }, () => {
       const old = Buffer.from(lines(300_000, 'k'));
       assert.ok(old.length > 20_000_000);
       const edit = block('const k5 = compute(5, "some text to make the line longer");', 'const k5 = 5;');
-      const updated = Buffer.from(old.toString('utf8').replace('const k5 = compute(5, "some text to make the line longer");', 'const k5 = 5;'));
+      const updated = Buffer.from(
+        old.toString('utf8').replace('const k5 = compute(5, "some text to make the line longer");', 'const k5 = 5;'),
+      );
       const dir = workspace({ 'edit.txt': edit });
       const file = path.join(dir, 'big.js');
       for (let round = 0; round < 3; round++) {

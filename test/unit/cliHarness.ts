@@ -52,8 +52,12 @@ export function runShell(cwd: string, script: string): Promise<Run> {
 export function finish(child: ChildProcess, stdin = ''): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (d: string) => { stdout += d; });
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
   child.stdin?.on('error', () => undefined).end(stdin);
   return new Promise((resolve, reject) => {
     child.on('error', reject);

@@ -15,15 +15,18 @@ function snapshot(dir: string): Record<string, string> {
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, entry.name);
-      if (entry.isSymbolicLink()) {out[path.relative(dir, p)] = `-> ${fs.readlinkSync(p)}`;}
-      else if (entry.isDirectory()) {walk(p);}
-      else {out[path.relative(dir, p)] = fs.readFileSync(p, 'utf8');}
+      if (entry.isSymbolicLink()) {
+        out[path.relative(dir, p)] = `-> ${fs.readlinkSync(p)}`;
+      } else if (entry.isDirectory()) {
+        walk(p);
+      } else {
+        out[path.relative(dir, p)] = fs.readFileSync(p, 'utf8');
+      }
     }
   };
   walk(dir);
   return out;
 }
-
 
 function runJson(cwd: string, args: string[], stdin = ''): { code: number | null; json: any } {
   const r = run(cwd, [...args, '--json'], stdin);
@@ -38,21 +41,21 @@ function runJson(cwd: string, args: string[], stdin = ''): { code: number | null
 
 const text = (...lines: string[]): string => lines.join('\n');
 
-const APP = text(
-  'function greet(name) {',
-  "\treturn 'Hello, ' + name;",
-  '}',
-  '',
-  'function add(a, b) {',
-  '\treturn a + b;',
-  '}',
-  '',
-);
+const APP = text('function greet(name) {', "\treturn 'Hello, ' + name;", '}', '', 'function add(a, b) {', '\treturn a + b;', '}', '');
 
 describe('resilient-apply apply: diffs are detected', () => {
   test('a unified diff with indentation and quote drift and a stale line number applies, and says where', () => {
     const dir = workspace({ 'app.js': APP });
-    const diff = text('--- a/app.js', '+++ b/app.js', '@@ -25,3 +25,3 @@', ' function add(a, b) {', '-    return a + b;', '+    return a + b + 0;', ' }', '');
+    const diff = text(
+      '--- a/app.js',
+      '+++ b/app.js',
+      '@@ -25,3 +25,3 @@',
+      ' function add(a, b) {',
+      '-    return a + b;',
+      '+    return a + b + 0;',
+      ' }',
+      '',
+    );
     fs.writeFileSync(path.join(dir, 'change.diff'), diff);
     const { code, json } = runJson(dir, ['apply', 'app.js', '--blocks', 'change.diff']);
     assert.equal(code, 0, json.message);
@@ -62,7 +65,15 @@ describe('resilient-apply apply: diffs are detected', () => {
 
   test('an apply_patch update on stdin; a patch for another file is refused', () => {
     const dir = workspace({ 'app.js': APP });
-    const patch = text('*** Begin Patch', '*** Update File: app.js', '@@ function greet(name) {', '-  return "Hello, " + name;', '+  return "Hi, " + name;', '*** End Patch', '');
+    const patch = text(
+      '*** Begin Patch',
+      '*** Update File: app.js',
+      '@@ function greet(name) {',
+      '-  return "Hello, " + name;',
+      '+  return "Hi, " + name;',
+      '*** End Patch',
+      '',
+    );
     const r = run(dir, ['apply', 'app.js'], patch);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(dir, 'app.js'), 'utf8'), APP.replace("'Hello, '", "'Hi, '"));
@@ -118,12 +129,15 @@ describe('resilient-apply patch', () => {
     const { code, json } = runJson(dir, ['patch'], GIT_PATCH);
     assert.equal(code, 0, json.message);
     assert.equal(json.status, 'applied');
-    assert.deepEqual(json.files.map((f: any) => [f.path, f.action, f.to, f.status]), [
-      ['src/app.js', 'update', undefined, 'applied'],
-      ['src/new/util.js', 'add', undefined, 'applied'],
-      ['old.txt', 'delete', undefined, 'applied'],
-      ['lib/a.js', 'move', 'lib/b.js', 'applied'],
-    ]);
+    assert.deepEqual(
+      json.files.map((f: any) => [f.path, f.action, f.to, f.status]),
+      [
+        ['src/app.js', 'update', undefined, 'applied'],
+        ['src/new/util.js', 'add', undefined, 'applied'],
+        ['old.txt', 'delete', undefined, 'applied'],
+        ['lib/a.js', 'move', 'lib/b.js', 'applied'],
+      ],
+    );
     assert.equal(json.files[0].content, undefined, 'content only with --dry-run');
     assert.deepEqual(snapshot(dir), {
       'src/app.js': APP.replace('\treturn a + b;', '\treturn a + b + 0;'),
@@ -133,7 +147,10 @@ describe('resilient-apply patch', () => {
   });
 
   test('an apply_patch patch with drift, an anchor, a move with changes, --root, and --dry-run first', () => {
-    const dir = workspace({ 'proj/shapes.py': 'class A:\n    def name(self):\n        return \'a\'\n\nclass B:\n    def name(self):\n        return \'a\'\n', 'proj/tmp.py': 'x = 1\n' });
+    const dir = workspace({
+      'proj/shapes.py': "class A:\n    def name(self):\n        return 'a'\n\nclass B:\n    def name(self):\n        return 'a'\n",
+      'proj/tmp.py': 'x = 1\n',
+    });
     const patch = text(
       '*** Begin Patch',
       '*** Update File: shapes.py',
@@ -150,7 +167,10 @@ describe('resilient-apply patch', () => {
     const before = snapshot(dir);
     const dry = runJson(dir, ['patch', '--root', 'proj', '--dry-run'], patch);
     assert.equal(dry.code, 0, dry.json.message);
-    assert.equal(dry.json.files[0].content, "class A:\n    def name(self):\n        return 'a'\n\nclass B:\n    def name(self):\n        return 'b'\n");
+    assert.equal(
+      dry.json.files[0].content,
+      "class A:\n    def name(self):\n        return 'a'\n\nclass B:\n    def name(self):\n        return 'b'\n",
+    );
     assert.equal(dry.json.files[1].content, '# Shapes\n');
     assert.deepEqual(snapshot(dir), before, '--dry-run writes nothing');
     const r = run(dir, ['patch', '--root', 'proj'], patch);
@@ -169,7 +189,10 @@ describe('resilient-apply patch', () => {
     const { code, json } = runJson(dir, ['patch'], failing);
     assert.equal(code, 1);
     assert.equal(json.status, 'not_found');
-    assert.deepEqual(json.files.map((f: any) => f.status), ['pending', 'pending', 'pending', 'pending', 'not_found']);
+    assert.deepEqual(
+      json.files.map((f: any) => f.status),
+      ['pending', 'pending', 'pending', 'pending', 'not_found'],
+    );
     assert.ok(json.files.every((f: any) => f.content === undefined));
     assert.match(json.message, /^Nothing was changed/);
     assert.match(json.message, /not found in z\.js/);
@@ -203,9 +226,16 @@ describe('resilient-apply patch', () => {
 
   test('a hunk whose context occurs twice is refused with both places (exit 2)', () => {
     const dir = workspace({ 'a.txt': 'x\ny\nz\nx\ny\n' });
-    const { code, json } = runJson(dir, ['patch'], text('*** Begin Patch', '*** Update File: a.txt', '@@', ' x', '-y', '+Y', '*** End Patch'));
+    const { code, json } = runJson(
+      dir,
+      ['patch'],
+      text('*** Begin Patch', '*** Update File: a.txt', '@@', ' x', '-y', '+Y', '*** End Patch'),
+    );
     assert.equal(code, 2);
-    assert.deepEqual(json.files[0].blocks[0].candidates.map((c: any) => c.startLine), [1, 4]);
+    assert.deepEqual(
+      json.files[0].blocks[0].candidates.map((c: any) => c.startLine),
+      [1, 4],
+    );
     assert.equal(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'x\ny\nz\nx\ny\n');
   });
 
@@ -223,10 +253,35 @@ describe('resilient-apply patch', () => {
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'file-link.txt'));
     const cases = [
       text('*** Begin Patch', '*** Update File: in.txt', '-in', '+IN', '*** Add File: ../escape.txt', '+x', '*** End Patch'),
-      text('*** Begin Patch', '*** Update File: in.txt', '-in', '+IN', '*** Update File: link/secret.txt', '-secret', '+leaked', '*** End Patch'),
-      text('*** Begin Patch', '*** Update File: in.txt', '-in', '+IN', '*** Update File: file-link.txt', '-secret', '+leaked', '*** End Patch'),
+      text(
+        '*** Begin Patch',
+        '*** Update File: in.txt',
+        '-in',
+        '+IN',
+        '*** Update File: link/secret.txt',
+        '-secret',
+        '+leaked',
+        '*** End Patch',
+      ),
+      text(
+        '*** Begin Patch',
+        '*** Update File: in.txt',
+        '-in',
+        '+IN',
+        '*** Update File: file-link.txt',
+        '-secret',
+        '+leaked',
+        '*** End Patch',
+      ),
       text('*** Begin Patch', '*** Update File: in.txt', '-in', '+IN', '*** Add File: link/new.txt', '+x', '*** End Patch'),
-      text('*** Begin Patch', '*** Update File: in.txt', '-in', '+IN', `*** Delete File: ${path.join(outside, 'secret.txt')}`, '*** End Patch'),
+      text(
+        '*** Begin Patch',
+        '*** Update File: in.txt',
+        '-in',
+        '+IN',
+        `*** Delete File: ${path.join(outside, 'secret.txt')}`,
+        '*** End Patch',
+      ),
     ];
     const before = { inside: snapshot(dir), outside: snapshot(outside) };
     for (const patch of cases) {
@@ -260,20 +315,24 @@ describe('resilient-apply patch', () => {
 
 describe('patch writes: all or nothing', () => {
   test('a write that fails undoes the updates, additions and deletions already made', () => {
-    const dir = workspace({ 'a.txt': 'one\n', 'gone.txt': 'bye\n', 'blocker': 'a file, not a folder\n' });
+    const dir = workspace({ 'a.txt': 'one\n', 'gone.txt': 'bye\n', blocker: 'a file, not a folder\n' });
     const before = snapshot(dir);
     const original = readTextFile(path.join(dir, 'a.txt'))!;
     assert.throws(
-      () => commitWrites([
-        { kind: 'update', display: 'a.txt', original, content: 'ONE\n' },
-        { kind: 'add', display: 'new/b.txt', target: path.join(dir, 'new', 'b.txt'), content: 'b\n' },
-        { kind: 'delete', display: 'gone.txt', target: path.join(dir, 'gone.txt') },
-        // Creating a file inside a regular file fails on any file system, as any user.
-        { kind: 'add', display: 'blocker/c.txt', target: path.join(dir, 'blocker', 'c.txt'), content: 'c\n' },
-      ]),
+      () =>
+        commitWrites([
+          { kind: 'update', display: 'a.txt', original, content: 'ONE\n' },
+          { kind: 'add', display: 'new/b.txt', target: path.join(dir, 'new', 'b.txt'), content: 'b\n' },
+          { kind: 'delete', display: 'gone.txt', target: path.join(dir, 'gone.txt') },
+          // Creating a file inside a regular file fails on any file system, as any user.
+          { kind: 'add', display: 'blocker/c.txt', target: path.join(dir, 'blocker', 'c.txt'), content: 'c\n' },
+        ]),
       (error: unknown) => {
         assert.ok(error instanceof PatchInputError);
-        assert.match(error.message, /^Writing failed \(added blocker\/c\.txt: .*\); nothing was changed \(the 3 file changes already made were undone\)\.$/);
+        assert.match(
+          error.message,
+          /^Writing failed \(added blocker\/c\.txt: .*\); nothing was changed \(the 3 file changes already made were undone\)\.$/,
+        );
         return true;
       },
     );
@@ -282,7 +341,7 @@ describe('patch writes: all or nothing', () => {
   });
 
   test('undoing an update of a hard-linked file restores it in place: both names keep one file with the old text', () => {
-    const dir = workspace({ 'a.txt': 'one\n', 'blocker': 'a file, not a folder\n' });
+    const dir = workspace({ 'a.txt': 'one\n', blocker: 'a file, not a folder\n' });
     fs.linkSync(path.join(dir, 'a.txt'), path.join(dir, 'h.txt'));
     const original = readTextFile(path.join(dir, 'a.txt'))!;
     assert.throws(() =>

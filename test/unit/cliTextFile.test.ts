@@ -3,9 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  createTextFile, decodeText, firstInvalidUtf8, readTextFile, TextFileError, writeTextFile,
-} from '../../src/node/textFile';
+import { createTextFile, decodeText, firstInvalidUtf8, readTextFile, TextFileError, writeTextFile } from '../../src/node/textFile';
 import { newSidePath, sideStem } from '../../src/node/sideFiles';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-textfile-'));
@@ -47,8 +45,16 @@ describe('decodeText', () => {
 
 test('firstInvalidUtf8 agrees with a strict decoder', () => {
   const samples: number[][] = [
-    [0xc3, 0xa9], [0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80],
-    [0xf0, 0x9f, 0x98, 0x80], [0xe2, 0x82], [0x80], [0xff], [0x41, 0xe2, 0x82, 0xac, 0x42],
+    [0xc3, 0xa9],
+    [0xc0, 0x80],
+    [0xe0, 0x80, 0x80],
+    [0xed, 0xa0, 0x80],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0xf0, 0x9f, 0x98, 0x80],
+    [0xe2, 0x82],
+    [0x80],
+    [0xff],
+    [0x41, 0xe2, 0x82, 0xac, 0x42],
   ];
   const strict = new TextDecoder('utf-8', { fatal: true });
   for (const bytes of samples) {
@@ -77,12 +83,28 @@ test('firstInvalidUtf8 finds the first bad sequence in random bytes (seeded)', (
       return false;
     }
   };
-  const pieces = [[0x61], [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0x80], [0xc3], [0xe2, 0x82],
-    [0xf0, 0x9f], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xff], [0xef, 0xbf], [0xef, 0xbf, 0xbd], [0xf4, 0x90, 0x80, 0x80]];
+  const pieces = [
+    [0x61],
+    [0xc3, 0xa9],
+    [0xe2, 0x82, 0xac],
+    [0xf0, 0x9f, 0x98, 0x80],
+    [0x80],
+    [0xc3],
+    [0xe2, 0x82],
+    [0xf0, 0x9f],
+    [0xed, 0xa0, 0x80],
+    [0xc0, 0xaf],
+    [0xff],
+    [0xef, 0xbf],
+    [0xef, 0xbf, 0xbd],
+    [0xf4, 0x90, 0x80, 0x80],
+  ];
   for (let n = 0; n < 3000; n++) {
     const bytes: number[] = [];
     const count = Math.floor(random() * 8);
-    for (let k = 0; k < count; k++) {bytes.push(...pieces[Math.floor(random() * pieces.length)]);}
+    for (let k = 0; k < count; k++) {
+      bytes.push(...pieces[Math.floor(random() * pieces.length)]);
+    }
     const buffer = new Uint8Array(bytes);
     const at = firstInvalidUtf8(buffer);
     const label = bytes.map((b) => b.toString(16)).join(' ');
@@ -131,7 +153,10 @@ describe('readTextFile / writeTextFile', () => {
     assert.deepEqual(fs.readFileSync(target), Buffer.from('\uFEFFone\r\nTWO\r\n'));
     assert.equal(fs.statSync(target).mode & 0o777, 0o640);
     assert.equal(fs.lstatSync(link).isSymbolicLink(), true);
-    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
   });
 
   test('a file changed on disk after reading is not overwritten', () => {
@@ -165,7 +190,10 @@ describe('readTextFile / writeTextFile', () => {
     fs.renameSync(`${target}.new`, target);
     assert.equal(problemOf(() => writeTextFile(again, 'new\n', 'same-size.txt')).problem, 'changed');
     assert.equal(fs.readFileSync(target, 'utf8'), 'abc\n');
-    assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      fs.readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
   });
 
   test('createTextFile makes parent directories', () => {

@@ -29,10 +29,15 @@ describe('what differs, per candidate', () => {
 
   test('the message shows the differences under each candidate and keeps the candidate text and the closing instruction', () => {
     const doc = 'function f() {\n  const a = 1;\n  const b = 2;\n  return a + b;\n}\n';
-    const r = applyBlocks(doc, [{ index: 1, sourceLine: 1, search: 'function f() {\n  const a = 1;\n  const b = 3;\n  return a + b;\n}', replace: 'x' }]);
+    const r = applyBlocks(doc, [
+      { index: 1, sourceLine: 1, search: 'function f() {\n  const a = 1;\n  const b = 3;\n  return a + b;\n}', replace: 'x' },
+    ]);
     assert.equal(r.status, 'not_found');
     assert.deepEqual(r.blocks[0].candidates[0].differences, ['- SEARCH line 3: const b = 3;', '+ file line 3: const b = 2;']);
-    assert.match(r.message, / {6}const b = 2;\n {6}return a \+ b;\n {4}\}\n {4}What differs from SEARCH:\n {6}- SEARCH line 3: const b = 3;\n {6}\+ file line 3: const b = 2;/);
+    assert.match(
+      r.message,
+      / {6}const b = 2;\n {6}return a \+ b;\n {4}\}\n {4}What differs from SEARCH:\n {6}- SEARCH line 3: const b = 3;\n {6}\+ file line 3: const b = 2;/,
+    );
     assert.match(r.message, /Re-emit SEARCH copied exactly from the lines above/);
   });
 

@@ -6,7 +6,13 @@ import { diffLines, renderDiff } from '../../src/extension/lineDiff';
 import { mapLineRange } from '../../src/extension/lineMap';
 
 /** A content change as VS Code reports it (0-based positions), without importing vscode at runtime. */
-function change(startLine: number, startChar: number, endLine: number, endChar: number, text: string): vscode.TextDocumentContentChangeEvent {
+function change(
+  startLine: number,
+  startChar: number,
+  endLine: number,
+  endChar: number,
+  text: string,
+): vscode.TextDocumentContentChangeEvent {
   return {
     range: { start: { line: startLine, character: startChar }, end: { line: endLine, character: endChar } },
     rangeOffset: 0,

@@ -458,7 +458,7 @@ describe('messages', () => {
 describe('batches on random documents (edits always reconstruct content)', () => {
   test('random multi-block batches agree with a naive sequential application', () => {
     let seed = 99;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let iter = 0; iter < 200; iter++) {
       const n = 3 + Math.floor(rnd() * 12);
       const docLines = Array.from({ length: n }, (_, i) => `line ${i} ${iter}`);
@@ -473,16 +473,14 @@ describe('batches on random documents (edits always reconstruct content)', () =>
         const len = 1 + Math.floor(rnd() * Math.min(3, current.length - s));
         const removed = current.slice(s, s + len);
         const kind = rnd();
-        const added =
-          kind < 0.2 ? [] : kind < 0.6 ? [`new ${iter}.${b}`, ...removed.slice(1)] : [...removed, `added ${iter}.${b}`];
+        const added = kind < 0.2 ? [] : kind < 0.6 ? [`new ${iter}.${b}`, ...removed.slice(1)] : [...removed, `added ${iter}.${b}`];
         blocks.push({ search: removed.join('\n'), replace: added.join('\n') });
         current = [...current.slice(0, s), ...added, ...current.slice(s + len)];
       }
       const r = run(doc, blocks);
       assert.equal(r.status, 'applied', JSON.stringify({ doc, blocks }));
       const expectedBody = current.join(eol);
-      const expected =
-        current.length === 0 ? '' : finalNl ? expectedBody + eol : expectedBody;
+      const expected = current.length === 0 ? '' : finalNl ? expectedBody + eol : expectedBody;
       assert.equal(r.content, expected, JSON.stringify({ doc, blocks }));
     }
   });

@@ -114,7 +114,20 @@ describe('line hints must be lines of the file', () => {
   const doc = 'x = 1\na\nx = 1\nb\n';
 
   test(':start_line: with more digits than a safe integer is a parse error naming block and line', () => {
-    const input = ['<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE', '<<<<<<< SEARCH', ':start_line:100000000000000000000000', 'x', '=======', 'y', '>>>>>>> REPLACE', ''].join('\n');
+    const input = [
+      '<<<<<<< SEARCH',
+      'x',
+      '=======',
+      'y',
+      '>>>>>>> REPLACE',
+      '<<<<<<< SEARCH',
+      ':start_line:100000000000000000000000',
+      'x',
+      '=======',
+      'y',
+      '>>>>>>> REPLACE',
+      '',
+    ].join('\n');
     assert.throws(
       () => parseBlocks(input),
       (e: unknown) =>

@@ -8,9 +8,12 @@ import { LineLedger, TextLedger } from '../../src/core/ledger';
 import { seededRandom as rng } from '../shared/seededRandom';
 
 function finish(run: Generator<void, ApplyResult>): ApplyResult {
-  for (let step = run.next(); ; step = run.next()) {if (step.done) {return step.value;}}
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) {
+      return step.value;
+    }
+  }
 }
-
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'value', 'count', 'x', '}', 'return x;', ''];
 
@@ -26,7 +29,9 @@ function randomCase(seed: number): { doc: string; blocks: SearchReplaceBlock[]; 
   }
   const eol = () => (r() < 0.2 ? '\r\n' : '\n');
   let doc = r() < 0.1 ? '\uFEFF' : '';
-  for (let i = 0; i < n; i++) {doc += lines[i] + (i < n - 1 || r() < 0.7 ? eol() : '');}
+  for (let i = 0; i < n; i++) {
+    doc += lines[i] + (i < n - 1 || r() < 0.7 ? eol() : '');
+  }
   const blocks: SearchReplaceBlock[] = [];
   const count = 1 + Math.floor(r() * 20);
   let working = [...lines];
@@ -34,12 +39,18 @@ function randomCase(seed: number): { doc: string; blocks: SearchReplaceBlock[]; 
     const s = Math.floor(r() * working.length);
     const len = 1 + Math.floor(r() * Math.min(3, working.length - s));
     let search = working.slice(s, s + len).map((l) => (r() < 0.2 ? l.trimEnd() : l));
-    if (r() < 0.05) {search = ['nothing like this anywhere', 'at all'];}
+    if (r() < 0.05) {
+      search = ['nothing like this anywhere', 'at all'];
+    }
     const replace = r() < 0.15 ? '' : search.map((l) => (r() < 0.5 ? `${l} // ${b}` : l)).join('\n');
     const block: SearchReplaceBlock = { index: b + 1, sourceLine: 1, search: search.join('\n'), replace };
-    if (r() < 0.2) {block.startLine = 1 + Math.floor(r() * n);}
+    if (r() < 0.2) {
+      block.startLine = 1 + Math.floor(r() * n);
+    }
     blocks.push(block);
-    if (replace !== '' || r() < 0.5) {working = [...working.slice(0, s), ...replace.split('\n'), ...working.slice(s + len)];}
+    if (replace !== '' || r() < 0.5) {
+      working = [...working.slice(0, s), ...replace.split('\n'), ...working.slice(s + len)];
+    }
   }
   const options: ApplyOptions = r() < 0.3 ? { autoApplyNormalized: false } : {};
   return { doc, blocks, options };
@@ -87,7 +98,9 @@ describe('progress and cancellation', () => {
     assert.deepEqual(calls[0], [1, 500]);
     assert.deepEqual(calls[calls.length - 1], [500, 500]);
     assert.ok(calls.length <= 102, `${calls.length} calls`);
-    for (let i = 1; i < calls.length; i++) {assert.ok(calls[i][0] > calls[i - 1][0]);}
+    for (let i = 1; i < calls.length; i++) {
+      assert.ok(calls[i][0] > calls[i - 1][0]);
+    }
   });
 
   test('isCancelled: nothing applied, a clear message, outcomes of the blocks done so far', () => {
@@ -132,9 +145,13 @@ describe('ledgers agree with a naive model', () => {
         working = [...working.slice(0, s), ...fresh, ...working.slice(e)];
         // Untouched working lines map back to their own original line.
         for (let w = 0; w < working.length; w++) {
-          if (working[w].orig < 0) {continue;}
+          if (working[w].orig < 0) {
+            continue;
+          }
           const o = ledger.toOriginal(w, w + 1);
-          if (o.end - o.start === 1) {assert.equal(o.start, working[w].orig, `seed ${seed} block ${b} line ${w}`);}
+          if (o.end - o.start === 1) {
+            assert.equal(o.start, working[w].orig, `seed ${seed} block ${b} line ${w}`);
+          }
           assert.ok(o.start <= working[w].orig && working[w].orig < o.end, `seed ${seed}`);
           const back = ledger.toWorking(working[w].orig, working[w].orig + 1);
           assert.ok(back.start <= w && w < back.end, `seed ${seed}`);

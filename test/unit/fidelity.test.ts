@@ -20,10 +20,15 @@ function content(doc: string, search: string, replace: string, options?: ApplyOp
 describe('class 1: inconsistent indentation is a near miss, never applied', () => {
   const py = 'for item in items:\n    if item.ok:\n        total += item.price\n';
 
-  test('a body at its header\'s depth: not applied at any tier; the region is the candidate, the line named', () => {
-    const r = one(py, 'for item in items:\n    if item.ok:\n    total += item.price', 'for item in items:\n    if item.ok:\n    total += item.price * 2', {
-      fuzzyApply: 0.5,
-    });
+  test("a body at its header's depth: not applied at any tier; the region is the candidate, the line named", () => {
+    const r = one(
+      py,
+      'for item in items:\n    if item.ok:\n    total += item.price',
+      'for item in items:\n    if item.ok:\n    total += item.price * 2',
+      {
+        fuzzyApply: 0.5,
+      },
+    );
     assert.equal(r.status, 'not_found');
     assert.equal(r.blocks[0].candidates[0].startLine, 1);
     assert.equal(r.blocks[0].candidates[0].endLine, 3);
@@ -64,15 +69,44 @@ describe('class 2: a rescaled indent unit maps new lines through the same functi
 
   test('tabs in SEARCH, 2-space file', () => {
     const doc = 'a:\n  b:\n    c: 1\n';
-    assert.equal(content(doc, 'a:\n\tb:\n\t\tc: 1', 'a:\n\tb:\n\t\tc: 1\n\t\td: 2\n\t\t\te: 3'), 'a:\n  b:\n    c: 1\n    d: 2\n      e: 3\n');
+    assert.equal(
+      content(doc, 'a:\n\tb:\n\t\tc: 1', 'a:\n\tb:\n\t\tc: 1\n\t\td: 2\n\t\t\te: 3'),
+      'a:\n  b:\n    c: 1\n    d: 2\n      e: 3\n',
+    );
   });
 
   test('the relation is one order-preserving function', () => {
-    assert.equal(deriveIndentMap([['', ''], ['  ', '    '], ['  ', '  ']]), undefined, 'equal SEARCH depths, unequal file depths');
-    assert.equal(deriveIndentMap([['  ', '    '], ['    ', '  ']]), undefined, 'order reversed');
-    const rescale = deriveIndentMap([['', ''], ['  ', '    '], ['    ', '        ']])!;
+    assert.equal(
+      deriveIndentMap([
+        ['', ''],
+        ['  ', '    '],
+        ['  ', '  '],
+      ]),
+      undefined,
+      'equal SEARCH depths, unequal file depths',
+    );
+    assert.equal(
+      deriveIndentMap([
+        ['  ', '    '],
+        ['    ', '  '],
+      ]),
+      undefined,
+      'order reversed',
+    );
+    const rescale = deriveIndentMap([
+      ['', ''],
+      ['  ', '    '],
+      ['    ', '        '],
+    ])!;
     assert.equal(mapIndent(rescale, '      '), ' '.repeat(12));
-    assert.deepEqual(bestIndentMap([['', ''], ['    ', '    '], ['    ', '        ']]).disagree, [2]);
+    assert.deepEqual(
+      bestIndentMap([
+        ['', ''],
+        ['    ', '    '],
+        ['    ', '        '],
+      ]).disagree,
+      [2],
+    );
   });
 });
 
@@ -93,7 +127,7 @@ describe('class 3: identity keeps REPLACE indentation byte for byte', () => {
     assert.equal(r.content, 'sub f {\r\n    if ($x) {\r\n\tprint 1;\r\n\tprint 2;\r\n\t    nested();\r\n    }\r\n}\r\n');
   });
 
-  test('Perl file seen with tabs expanded: new lines come back in the file\'s \\t + spaces style', () => {
+  test("Perl file seen with tabs expanded: new lines come back in the file's \\t + spaces style", () => {
     const doc = 'sub f {\n    if ($x) {\n\tif ($y) {\n\t    print 1;\n\t}\n    }\n}\n';
     const expanded = doc.replace(/\t/g, '        ');
     const s = expanded.split('\n').slice(1, 4).join('\n');
@@ -102,7 +136,7 @@ describe('class 3: identity keeps REPLACE indentation byte for byte', () => {
   });
 });
 
-describe('class 4: changed lines keep the file\'s characters', () => {
+describe("class 4: changed lines keep the file's characters", () => {
   test('em dash', () => {
     assert.equal(content('Total — 10 items\n', 'Total - 10 items', 'Total - 12 items'), 'Total — 12 items\n');
   });
@@ -117,12 +151,15 @@ describe('class 4: changed lines keep the file\'s characters', () => {
 
   test('typographic quotes inside a straight-quoted string literal, SEARCH typed straight', () => {
     const doc = 'msg = "Er sagte „Hallo“ zu mir"\n';
-    assert.equal(content(doc, 'msg = "Er sagte "Hallo" zu mir"', 'msg = "Er sagte "Tschüss" zu mir"'), 'msg = "Er sagte „Tschüss“ zu mir"\n');
+    assert.equal(
+      content(doc, 'msg = "Er sagte "Hallo" zu mir"', 'msg = "Er sagte "Tschüss" zu mir"'),
+      'msg = "Er sagte „Tschüss“ zu mir"\n',
+    );
     const fr = 'label = "Il a dit «oui» hier"\n';
     assert.equal(content(fr, 'label = "Il a dit "oui" hier"', 'label = "Il a dit "non" hier"'), 'label = "Il a dit «non» hier"\n');
   });
 
-  test('a look-alike REPLACE shares with SEARCH gives way to the file\'s character', () => {
+  test("a look-alike REPLACE shares with SEARCH gives way to the file's character", () => {
     // The model typed NBSP and a curly quote because it "saw" them; the file has a plain space and '.
     assert.equal(content("say('hi there')\n", 'say(‘hi\u00A0there’)', 'say(‘hi\u00A0there’, 2)'), "say('hi there', 2)\n");
   });
@@ -132,8 +169,11 @@ describe('class 4: changed lines keep the file\'s characters', () => {
     assert.equal(content('x\u00A0y\na = 1\n', 'a = 1', 'a = 1\nb\u00A0= 2'), 'x\u00A0y\na = 1\nb\u00A0= 2\n');
   });
 
-  test('new text in a curly-quoted region gets the file\'s quote pair', () => {
-    assert.equal(content('Er sagte „Hallo“.\n', 'Er sagte "Hallo".', 'Er sagte "Hallo" und "Tschüss".'), 'Er sagte „Hallo“ und „Tschüss“.\n');
+  test("new text in a curly-quoted region gets the file's quote pair", () => {
+    assert.equal(
+      content('Er sagte „Hallo“.\n', 'Er sagte "Hallo".', 'Er sagte "Hallo" und "Tschüss".'),
+      'Er sagte „Hallo“ und „Tschüss“.\n',
+    );
   });
 
   test('a model that changes spacing on purpose keeps its spacing', () => {

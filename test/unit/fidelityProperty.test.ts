@@ -13,5 +13,7 @@ test(`write fidelity: apply(F, P(region), P(E(region))) === F' and inconsistent 
   const report = summary.failures.map((f) => `seed ${SEED} case ${f.index}: ${f.message}`).join('\n\n');
   assert.equal(summary.failures.length, 0, report);
   assert.ok(summary.checked > CASES / 2, `only ${summary.checked} of ${CASES} cases were checkable`);
-  for (const property of ['round-trip', 'inconsistent-indent', 'changed-token']) {assert.ok((summary.byProperty[property] ?? 0) > 50, property);}
+  for (const property of ['round-trip', 'inconsistent-indent', 'changed-token']) {
+    assert.ok((summary.byProperty[property] ?? 0) > 50, property);
+  }
 });

@@ -60,10 +60,14 @@ function fixture(): { lines: string[]; start: number; end: number } {
   const lines: string[] = ['// handlers', "import { db, audit } from './db';", ''];
   let start = -1;
   for (const [i, entity] of ENTITIES.entries()) {
-    if (entity === 'invoice') {start = lines.length;}
+    if (entity === 'invoice') {
+      start = lines.length;
+    }
     lines.push(...handler(entity, 404, `metrics.count('${entity}.load', 1);`));
     // A near twin of the target: same entity, different status, extra and tail.
-    if (i === 6) {lines.push(...handler('invoice', 410, `cache.touch('invoice', id);`));}
+    if (i === 6) {
+      lines.push(...handler('invoice', 410, `cache.touch('invoice', id);`));
+    }
   }
   return { lines, start, end: start + 11 };
 }
@@ -165,7 +169,9 @@ test('fuzzy: the near twin ranks below the true region, and candidates never ove
   for (let i = 0; i < r.windows.length; i++) {
     const w = r.windows[i];
     assert.ok(w.start < w.end && w.score >= 0 && w.score <= 1);
-    if (i > 0) {assert.ok(w.score <= r.windows[i - 1].score, 'best first');}
+    if (i > 0) {
+      assert.ok(w.score <= r.windows[i - 1].score, 'best first');
+    }
     for (let j = 0; j < i; j++) {
       const o = r.windows[j];
       assert.ok(w.end <= o.start || o.end <= w.start, `${JSON.stringify(w)} overlaps ${JSON.stringify(o)}`);
@@ -272,5 +278,8 @@ test('fuzzy: the work cap truncates a huge adversarial input deterministically',
   // the default cap also stops it
   assert.equal(findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0 }).truncated, true);
   // and a small input under the same cap is not truncated
-  assert.equal(findFuzzyCandidates(lines.slice(0, 500), search.slice(0, 5), { maxCandidates: 3, minScore: 0, workCap: 2_000_000 }).truncated, false);
+  assert.equal(
+    findFuzzyCandidates(lines.slice(0, 500), search.slice(0, 5), { maxCandidates: 3, minScore: 0, workCap: 2_000_000 }).truncated,
+    false,
+  );
 });

@@ -6,7 +6,9 @@ import type { BlockOutcome, Candidate } from '../../src/core/types';
 
 function candidate(startLine: number, endLine: number, score: number, text: string, note?: string): Candidate {
   const c: Candidate = { startLine, endLine, score, text, start: 0, end: 0 };
-  if (note) {c.note = note;}
+  if (note) {
+    c.note = note;
+  }
   return c;
 }
 
@@ -208,10 +210,7 @@ test('message: an invalid block states the problem', () => {
   const msg = formatMessage({
     fileName: 'a.ts',
     status: 'invalid',
-    blocks: [
-      outcome(1, 'pending'),
-      outcome(2, 'invalid', { notes: ['empty SEARCH can only fill an empty file, but a.ts has 10 lines'] }),
-    ],
+    blocks: [outcome(1, 'pending'), outcome(2, 'invalid', { notes: ['empty SEARCH can only fill an empty file, but a.ts has 10 lines'] })],
   });
   assert.match(msg, /^Block 2 of 2: Invalid block for a\.ts: empty SEARCH can only fill an empty file, but a\.ts has 10 lines\./);
   assert.match(msg, /Nothing was applied to a\.ts because of block 2/);
@@ -249,6 +248,9 @@ test('message: the engine result carries the formatted message for a real miss',
     { fileName: 'cart.js' },
   );
   assert.equal(result.status, 'not_found');
-  assert.match(result.message, /^SEARCH text not found in cart\.js\. Closest matches \(fuzzy, ranked by similarity\):\n\n {2}\[0\.\d\d\] lines 3-5:\n {4} {2}for \(const item of items\) \{\n/);
+  assert.match(
+    result.message,
+    /^SEARCH text not found in cart\.js\. Closest matches \(fuzzy, ranked by similarity\):\n\n {2}\[0\.\d\d\] lines 3-5:\n {4} {2}for \(const item of items\) \{\n/,
+  );
   assert.match(result.message, /Re-emit SEARCH copied exactly/);
 });

@@ -17,30 +17,19 @@ function parseError(input: string): BlockParseError {
 
 describe('parseBlocks: marker styles', () => {
   test('aider markers', () => {
-    const blocks = parseBlocks(text(
-      '<<<<<<< SEARCH',
-      'const timeout = 5000;',
-      '=======',
-      'const timeout = 30000;',
-      '>>>>>>> REPLACE',
-    ));
-    assert.deepEqual(blocks, [{
-      index: 1,
-      search: 'const timeout = 5000;',
-      replace: 'const timeout = 30000;',
-      sourceLine: 1,
-    }]);
+    const blocks = parseBlocks(text('<<<<<<< SEARCH', 'const timeout = 5000;', '=======', 'const timeout = 30000;', '>>>>>>> REPLACE'));
+    assert.deepEqual(blocks, [
+      {
+        index: 1,
+        search: 'const timeout = 5000;',
+        replace: 'const timeout = 30000;',
+        sourceLine: 1,
+      },
+    ]);
   });
 
   test('Cline markers', () => {
-    const blocks = parseBlocks(text(
-      '------- SEARCH',
-      'a',
-      'b',
-      '=======',
-      'c',
-      '+++++++ REPLACE',
-    ));
+    const blocks = parseBlocks(text('------- SEARCH', 'a', 'b', '=======', 'c', '+++++++ REPLACE'));
     assert.equal(blocks.length, 1);
     assert.equal(blocks[0].search, 'a\nb');
     assert.equal(blocks[0].replace, 'c');
@@ -48,11 +37,27 @@ describe('parseBlocks: marker styles', () => {
 
   for (let n = 5; n <= 9; n++) {
     test(`marker length ${n}`, () => {
-      const blocks = parseBlocks(text(
-        `${'<'.repeat(n)} SEARCH`, 'old', '='.repeat(n), 'new', `${'>'.repeat(n)} REPLACE`,
-        `${'-'.repeat(n)} SEARCH`, 'old2', '='.repeat(n), 'new2', `${'+'.repeat(n)} REPLACE`,
-      ));
-      assert.deepEqual(blocks.map((b) => [b.search, b.replace]), [['old', 'new'], ['old2', 'new2']]);
+      const blocks = parseBlocks(
+        text(
+          `${'<'.repeat(n)} SEARCH`,
+          'old',
+          '='.repeat(n),
+          'new',
+          `${'>'.repeat(n)} REPLACE`,
+          `${'-'.repeat(n)} SEARCH`,
+          'old2',
+          '='.repeat(n),
+          'new2',
+          `${'+'.repeat(n)} REPLACE`,
+        ),
+      );
+      assert.deepEqual(
+        blocks.map((b) => [b.search, b.replace]),
+        [
+          ['old', 'new'],
+          ['old2', 'new2'],
+        ],
+      );
     });
   }
 
@@ -63,14 +68,16 @@ describe('parseBlocks: marker styles', () => {
 
   test('trailing whitespace on markers is tolerated', () => {
     const blocks = parseBlocks(text('<<<<<<< SEARCH  ', 'x', '=======\t', 'y', '>>>>>>> REPLACE '));
-    assert.deepEqual(blocks.map((b) => [b.search, b.replace]), [['x', 'y']]);
+    assert.deepEqual(
+      blocks.map((b) => [b.search, b.replace]),
+      [['x', 'y']],
+    );
   });
 
   test('empty SEARCH and empty REPLACE', () => {
-    const blocks = parseBlocks(text(
-      '<<<<<<< SEARCH', '=======', 'line 1', 'line 2', '>>>>>>> REPLACE',
-      '<<<<<<< SEARCH', 'gone', '=======', '>>>>>>> REPLACE',
-    ));
+    const blocks = parseBlocks(
+      text('<<<<<<< SEARCH', '=======', 'line 1', 'line 2', '>>>>>>> REPLACE', '<<<<<<< SEARCH', 'gone', '=======', '>>>>>>> REPLACE'),
+    );
     assert.equal(blocks[0].search, '');
     assert.equal(blocks[0].replace, 'line 1\nline 2');
     assert.equal(blocks[1].search, 'gone');
@@ -101,17 +108,15 @@ describe('parseBlocks: :start_line:', () => {
   });
 
   test('start line followed by a ------- separator (Roo)', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH', ':start_line:7', '-------', 'x', '=======', 'y', '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(text('<<<<<<< SEARCH', ':start_line:7', '-------', 'x', '=======', 'y', '>>>>>>> REPLACE'));
     assert.equal(block.startLine, 7);
     assert.equal(block.search, 'x');
   });
 
   test(':end_line: after :start_line: is skipped', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH', ':start_line:7', ':end_line:8', '-------', 'x', 'x2', '=======', 'y', '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(
+      text('<<<<<<< SEARCH', ':start_line:7', ':end_line:8', '-------', 'x', 'x2', '=======', 'y', '>>>>>>> REPLACE'),
+    );
     assert.equal(block.startLine, 7);
     assert.equal(block.search, 'x\nx2');
   });
@@ -143,29 +148,45 @@ describe('parseBlocks: file paths', () => {
   });
 
   test('aider format: path, fence, block, fence', () => {
-    const blocks = parseBlocks(text(
-      'Here is the change.',
-      '',
-      'mathweb/flask/app.py',
-      '```python',
-      '<<<<<<< SEARCH',
-      'from flask import Flask',
-      '=======',
-      'import math',
-      'from flask import Flask',
-      '>>>>>>> REPLACE',
-      '```',
-    ));
+    const blocks = parseBlocks(
+      text(
+        'Here is the change.',
+        '',
+        'mathweb/flask/app.py',
+        '```python',
+        '<<<<<<< SEARCH',
+        'from flask import Flask',
+        '=======',
+        'import math',
+        'from flask import Flask',
+        '>>>>>>> REPLACE',
+        '```',
+      ),
+    );
     assert.equal(blocks.length, 1);
     assert.equal(blocks[0].filePath, 'mathweb/flask/app.py');
     assert.equal(blocks[0].replace, 'import math\nfrom flask import Flask');
   });
 
   test('path in the fence info string', () => {
-    const [a, b] = parseBlocks(text(
-      '```src/a.ts', '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE', '```',
-      '```ts src/b.ts', '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE', '```',
-    ));
+    const [a, b] = parseBlocks(
+      text(
+        '```src/a.ts',
+        '<<<<<<< SEARCH',
+        'x',
+        '=======',
+        'y',
+        '>>>>>>> REPLACE',
+        '```',
+        '```ts src/b.ts',
+        '<<<<<<< SEARCH',
+        'x',
+        '=======',
+        'y',
+        '>>>>>>> REPLACE',
+        '```',
+      ),
+    );
     assert.equal(a.filePath, 'src/a.ts');
     assert.equal(b.filePath, 'src/b.ts');
   });
@@ -226,67 +247,104 @@ describe('parseBlocks: file paths', () => {
   });
 
   test('a path carries over to following blocks in the same fence and after, until another path', () => {
-    const blocks = parseBlocks(text(
-      'src/a.ts',
-      '```ts',
-      '<<<<<<< SEARCH', 'a1', '=======', 'A1', '>>>>>>> REPLACE',
-      '<<<<<<< SEARCH', 'a2', '=======', 'A2', '>>>>>>> REPLACE',
-      '```',
-      '',
-      '```ts',
-      '<<<<<<< SEARCH', 'a3', '=======', 'A3', '>>>>>>> REPLACE',
-      '```',
-      '',
-      'src/b.ts',
-      '```ts',
-      '<<<<<<< SEARCH', 'b1', '=======', 'B1', '>>>>>>> REPLACE',
-      '```',
-    ));
-    assert.deepEqual(blocks.map((b) => [b.index, b.filePath, b.search]), [
-      [1, 'src/a.ts', 'a1'],
-      [2, 'src/a.ts', 'a2'],
-      [3, 'src/a.ts', 'a3'],
-      [4, 'src/b.ts', 'b1'],
-    ]);
+    const blocks = parseBlocks(
+      text(
+        'src/a.ts',
+        '```ts',
+        '<<<<<<< SEARCH',
+        'a1',
+        '=======',
+        'A1',
+        '>>>>>>> REPLACE',
+        '<<<<<<< SEARCH',
+        'a2',
+        '=======',
+        'A2',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        '```ts',
+        '<<<<<<< SEARCH',
+        'a3',
+        '=======',
+        'A3',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        'src/b.ts',
+        '```ts',
+        '<<<<<<< SEARCH',
+        'b1',
+        '=======',
+        'B1',
+        '>>>>>>> REPLACE',
+        '```',
+      ),
+    );
+    assert.deepEqual(
+      blocks.map((b) => [b.index, b.filePath, b.search]),
+      [
+        [1, 'src/a.ts', 'a1'],
+        [2, 'src/a.ts', 'a2'],
+        [3, 'src/a.ts', 'a3'],
+        [4, 'src/b.ts', 'b1'],
+      ],
+    );
   });
 
   test('unfenced blocks for several files', () => {
-    const blocks = parseBlocks(text(
-      'src/a.ts', '<<<<<<< SEARCH', 'a', '=======', 'A', '>>>>>>> REPLACE',
-      '',
-      'src/b.ts', '------- SEARCH', 'b', '=======', 'B', '+++++++ REPLACE',
-    ));
-    assert.deepEqual(blocks.map((b) => [b.filePath, b.search, b.replace, b.sourceLine]), [
-      ['src/a.ts', 'a', 'A', 2],
-      ['src/b.ts', 'b', 'B', 9],
-    ]);
+    const blocks = parseBlocks(
+      text(
+        'src/a.ts',
+        '<<<<<<< SEARCH',
+        'a',
+        '=======',
+        'A',
+        '>>>>>>> REPLACE',
+        '',
+        'src/b.ts',
+        '------- SEARCH',
+        'b',
+        '=======',
+        'B',
+        '+++++++ REPLACE',
+      ),
+    );
+    assert.deepEqual(
+      blocks.map((b) => [b.filePath, b.search, b.replace, b.sourceLine]),
+      [
+        ['src/a.ts', 'a', 'A', 2],
+        ['src/b.ts', 'b', 'B', 9],
+      ],
+    );
   });
 
   test('code fences inside SEARCH/REPLACE (editing Markdown) are content', () => {
-    const [block] = parseBlocks(text(
-      'docs/guide.md',
-      '````markdown',
-      '<<<<<<< SEARCH',
-      '```sh',
-      'npm test',
-      '```',
-      '=======',
-      '```sh',
-      'npm run test:unit',
-      '```',
-      '>>>>>>> REPLACE',
-      '````',
-    ));
+    const [block] = parseBlocks(
+      text(
+        'docs/guide.md',
+        '````markdown',
+        '<<<<<<< SEARCH',
+        '```sh',
+        'npm test',
+        '```',
+        '=======',
+        '```sh',
+        'npm run test:unit',
+        '```',
+        '>>>>>>> REPLACE',
+        '````',
+      ),
+    );
     assert.equal(block.filePath, 'docs/guide.md');
     assert.equal(block.search, '```sh\nnpm test\n```');
     assert.equal(block.replace, '```sh\nnpm run test:unit\n```');
   });
 
   test('the last content line of a previous block is never taken as a path', () => {
-    const blocks = parseBlocks(text(
-      '<<<<<<< SEARCH', 'old.txt', '=======', 'new.txt', '>>>>>>> REPLACE',
-      '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE',
-    ));
+    const blocks = parseBlocks(
+      text('<<<<<<< SEARCH', 'old.txt', '=======', 'new.txt', '>>>>>>> REPLACE', '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE'),
+    );
     assert.equal(blocks[1].filePath, undefined);
   });
 });
@@ -308,33 +366,43 @@ describe('parseBlocks: line endings and indentation', () => {
   });
 
   test('a block indented as a whole (Markdown list) is dedented', () => {
-    const [block] = parseBlocks(text(
-      '1. Change the loop:',
-      '   <<<<<<< SEARCH',
-      '   for (;;) {',
-      '     step();',
-      '',
-      '   =======',
-      '   while (running) {',
-      '     step();',
-      '   >>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(
+      text(
+        '1. Change the loop:',
+        '   <<<<<<< SEARCH',
+        '   for (;;) {',
+        '     step();',
+        '',
+        '   =======',
+        '   while (running) {',
+        '     step();',
+        '   >>>>>>> REPLACE',
+      ),
+    );
     assert.equal(block.search, 'for (;;) {\n  step();\n');
     assert.equal(block.replace, 'while (running) {\n  step();');
   });
 
   test('an indented ======= inside a column-0 block is content, not a divider', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH', 'Title', '    =======', '=======', 'New', '    =======', '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(text('<<<<<<< SEARCH', 'Title', '    =======', '=======', 'New', '    =======', '>>>>>>> REPLACE'));
     assert.equal(block.search, 'Title\n    =======');
     assert.equal(block.replace, 'New\n    =======');
   });
 
   test('escaped marker lines are content with the backslash removed', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH', 'Heading', '\\=======', '\\<<<<<<< SEARCH', '=======', 'Heading', '\\=======', '\\>>>>>>> REPLACE', '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(
+      text(
+        '<<<<<<< SEARCH',
+        'Heading',
+        '\\=======',
+        '\\<<<<<<< SEARCH',
+        '=======',
+        'Heading',
+        '\\=======',
+        '\\>>>>>>> REPLACE',
+        '>>>>>>> REPLACE',
+      ),
+    );
     assert.equal(block.search, 'Heading\n=======\n<<<<<<< SEARCH');
     assert.equal(block.replace, 'Heading\n=======\n>>>>>>> REPLACE');
   });
@@ -342,12 +410,9 @@ describe('parseBlocks: line endings and indentation', () => {
 
 describe('parseBlocks: errors name the block, the line and what was expected', () => {
   test('missing ======= (REPLACE comes first)', () => {
-    const error = parseError(text(
-      '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE',
-      '',
-      'src/x.ts',
-      '<<<<<<< SEARCH', 'c', '>>>>>>> REPLACE',
-    ));
+    const error = parseError(
+      text('<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '', 'src/x.ts', '<<<<<<< SEARCH', 'c', '>>>>>>> REPLACE'),
+    );
     assert.deepEqual(
       { block: error.info.block, line: error.info.line, expected: error.info.expected },
       { block: 2, line: 10, expected: "'======='" },
@@ -358,10 +423,7 @@ describe('parseBlocks: errors name the block, the line and what was expected', (
   });
 
   test('missing REPLACE marker before the next block', () => {
-    const error = parseError(text(
-      '<<<<<<< SEARCH', 'a', '=======', 'b',
-      '<<<<<<< SEARCH', 'c', '=======', 'd', '>>>>>>> REPLACE',
-    ));
+    const error = parseError(text('<<<<<<< SEARCH', 'a', '=======', 'b', '<<<<<<< SEARCH', 'c', '=======', 'd', '>>>>>>> REPLACE'));
     assert.equal(error.info.block, 1);
     assert.equal(error.info.line, 5);
     assert.equal(error.info.expected, "'>>>>>>> REPLACE'");
@@ -382,20 +444,33 @@ describe('parseBlocks: errors name the block, the line and what was expected', (
   });
 
   test('nested SEARCH', () => {
-    const error = parseError(text(
-      '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE',
-      '<<<<<<< SEARCH', 'c', '<<<<<<< SEARCH', 'd', '=======', 'e', '>>>>>>> REPLACE',
-    ));
+    const error = parseError(
+      text(
+        '<<<<<<< SEARCH',
+        'a',
+        '=======',
+        'b',
+        '>>>>>>> REPLACE',
+        '<<<<<<< SEARCH',
+        'c',
+        '<<<<<<< SEARCH',
+        'd',
+        '=======',
+        'e',
+        '>>>>>>> REPLACE',
+      ),
+    );
     assert.equal(error.info.block, 2);
     assert.equal(error.info.line, 8);
     assert.equal(error.info.expected, "'======='");
-    assert.match(error.message, /^Block 2 \(line 8\): expected '=======' before another '<<<<<<< SEARCH' \(block 2 opened on line 6; a SEARCH cannot be nested\)$/);
+    assert.match(
+      error.message,
+      /^Block 2 \(line 8\): expected '=======' before another '<<<<<<< SEARCH' \(block 2 opened on line 6; a SEARCH cannot be nested\)$/,
+    );
   });
 
   test('two ======= lines make the block ambiguous', () => {
-    const error = parseError(text(
-      '<<<<<<< SEARCH', 'Title', '=======', 'Body', '=======', 'New', '>>>>>>> REPLACE',
-    ));
+    const error = parseError(text('<<<<<<< SEARCH', 'Title', '=======', 'Body', '=======', 'New', '>>>>>>> REPLACE'));
     assert.equal(error.info.block, 1);
     assert.equal(error.info.line, 5);
     assert.equal(error.info.expected, "'>>>>>>> REPLACE'");
@@ -404,16 +479,16 @@ describe('parseBlocks: errors name the block, the line and what was expected', (
   });
 
   test('a REPLACE marker with no open block', () => {
-    const error = parseError(text(
-      '<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE',
-      '=======', 'c', '>>>>>>> REPLACE',
-    ));
+    const error = parseError(text('<<<<<<< SEARCH', 'a', '=======', 'b', '>>>>>>> REPLACE', '=======', 'c', '>>>>>>> REPLACE'));
     assert.equal(error.info.block, 2);
     assert.equal(error.info.line, 8);
-    assert.equal(error.message, "Block 2 (line 8): expected '<<<<<<< SEARCH' before '>>>>>>> REPLACE' (a REPLACE marker with no open block)");
+    assert.equal(
+      error.message,
+      "Block 2 (line 8): expected '<<<<<<< SEARCH' before '>>>>>>> REPLACE' (a REPLACE marker with no open block)",
+    );
   });
 
-  test('errors speak the block\'s own marker style', () => {
+  test("errors speak the block's own marker style", () => {
     const error = parseError(text('------- SEARCH', 'a', '=======', 'b'));
     assert.equal(error.info.expected, "'+++++++ REPLACE'");
     const stray = parseError(text('+++++++ REPLACE'));
@@ -428,17 +503,19 @@ describe('parseBlocks: errors name the block, the line and what was expected', (
 
 describe('parseBlocks: line-number prefixes', () => {
   test('`N | code` prefixes are stripped from SEARCH and REPLACE', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH',
-      '12 | function f() {',
-      '13 |   return 1;',
-      '14 | }',
-      '=======',
-      '12 | function f() {',
-      '  return 2;',
-      '14 | }',
-      '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(
+      text(
+        '<<<<<<< SEARCH',
+        '12 | function f() {',
+        '13 |   return 1;',
+        '14 | }',
+        '=======',
+        '12 | function f() {',
+        '  return 2;',
+        '14 | }',
+        '>>>>>>> REPLACE',
+      ),
+    );
     assert.equal(block.strippedLineNumbers, true);
     assert.equal(block.search, 'function f() {\n  return 1;\n}');
     assert.equal(block.replace, 'function f() {\n  return 2;\n}');
@@ -446,31 +523,25 @@ describe('parseBlocks: line-number prefixes', () => {
   });
 
   test('right-aligned numbers and blank numbered lines', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH',
-      '  9 | a',
-      ' 10 |',
-      ' 11 |     b',
-      '=======',
-      'c',
-      '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(text('<<<<<<< SEARCH', '  9 | a', ' 10 |', ' 11 |     b', '=======', 'c', '>>>>>>> REPLACE'));
     assert.equal(block.search, 'a\n\n    b');
     assert.equal(block.replace, 'c');
   });
 
   test('cat -n prefixes are stripped', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH',
-      '    40\tdef f():',
-      '    41\t    return 1',
-      '',
-      '    43\tx = f()',
-      '=======',
-      '    40\tdef f():',
-      '    41\t    return 2',
-      '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(
+      text(
+        '<<<<<<< SEARCH',
+        '    40\tdef f():',
+        '    41\t    return 1',
+        '',
+        '    43\tx = f()',
+        '=======',
+        '    40\tdef f():',
+        '    41\t    return 2',
+        '>>>>>>> REPLACE',
+      ),
+    );
     assert.equal(block.strippedLineNumbers, true);
     assert.equal(block.search, 'def f():\n    return 1\n\nx = f()');
     assert.equal(block.replace, 'def f():\n    return 2');
@@ -478,15 +549,15 @@ describe('parseBlocks: line-number prefixes', () => {
   });
 
   test('arrow-numbered prefixes are stripped', () => {
-    const [block] = parseBlocks(text('<<<<<<< SEARCH', '     5→let a = 1;', '     6→let b = 2;', '=======', 'let a = 3;', '>>>>>>> REPLACE'));
+    const [block] = parseBlocks(
+      text('<<<<<<< SEARCH', '     5→let a = 1;', '     6→let b = 2;', '=======', 'let a = 3;', '>>>>>>> REPLACE'),
+    );
     assert.equal(block.search, 'let a = 1;\nlet b = 2;');
     assert.equal(block.strippedLineNumbers, true);
   });
 
   test('not stripped when only some SEARCH lines carry a number', () => {
-    const [block] = parseBlocks(text(
-      '<<<<<<< SEARCH', '12 | a', 'b', '14 | c', '=======', '12 | x', '>>>>>>> REPLACE',
-    ));
+    const [block] = parseBlocks(text('<<<<<<< SEARCH', '12 | a', 'b', '14 | c', '=======', '12 | x', '>>>>>>> REPLACE'));
     assert.equal(block.strippedLineNumbers, undefined);
     assert.equal(block.search, '12 | a\nb\n14 | c');
     assert.equal(block.replace, '12 | x');

@@ -47,7 +47,7 @@ const SERVER = text(
 );
 
 describe('unified diff hunks through the engine', () => {
-  test('whitespace and quote drift plus one stale line number: applied, in the file\'s style, and the offset is reported', () => {
+  test("whitespace and quote drift plus one stale line number: applied, in the file's style, and the offset is reported", () => {
     // The model indented with spaces, wrote double quotes, and its numbers are from an older file. (A
     // quote style is mapped where SEARCH shows it; the added line of hunk 2 has no such line to go by.)
     const diff = text(
@@ -66,10 +66,17 @@ describe('unified diff hunks through the engine', () => {
     );
     const result = apply(SERVER, diff);
     assert.equal(result.status, 'applied', result.message);
-    assert.equal(result.content, SERVER
-      .replace("\treturn 'Hello, ' + name;", "\treturn 'Hi, ' + name;")
-      .replace('\tserver.listen(port);\n', '\tserver.listen(port);\n\tserver.on("error", fail);\n'));
-    assert.deepEqual(result.blocks[0].notes.filter((n) => /hunk header/.test(n)), []);
+    assert.equal(
+      result.content,
+      SERVER.replace("\treturn 'Hello, ' + name;", "\treturn 'Hi, ' + name;").replace(
+        '\tserver.listen(port);\n',
+        '\tserver.listen(port);\n\tserver.on("error", fail);\n',
+      ),
+    );
+    assert.deepEqual(
+      result.blocks[0].notes.filter((n) => /hunk header/.test(n)),
+      [],
+    );
     assert.ok(result.blocks[1].notes.includes('hunk header said line 30, applied at line 7'), result.blocks[1].notes.join(' | '));
     assert.match(result.message, /hunk header said line 30, applied at line 7/);
   });
@@ -86,7 +93,13 @@ describe('unified diff hunks through the engine', () => {
     const doc = text('a()', 'x = 1', 'y = 2', ...Array(40).fill('pad'), 'x = 1', 'y = 2', 'b()');
     const result = apply(doc, text('--- a/f', '+++ b/f', '@@ -90,2 +90,2 @@', ' x = 1', '-y = 2', '+y = 3'));
     assert.equal(result.status, 'ambiguous');
-    assert.deepEqual(result.blocks[0].candidates.map((c) => [c.startLine, c.endLine]), [[2, 3], [44, 45]]);
+    assert.deepEqual(
+      result.blocks[0].candidates.map((c) => [c.startLine, c.endLine]),
+      [
+        [2, 3],
+        [44, 45],
+      ],
+    );
     assert.match(result.message, /lines 2-3/);
     assert.match(result.message, /lines 44-45/);
   });
@@ -100,14 +113,25 @@ describe('unified diff hunks through the engine', () => {
   });
 
   test('a hunk that only fuzzy matching can place is a near miss with candidates', () => {
-    const result = apply(SERVER, text('@@ -7,3 +7,3 @@', ' function start(prt) {', '-\tconst srv = http.createServer(handler);', '+\tconst srv = http.createServer(route);'));
+    const result = apply(
+      SERVER,
+      text(
+        '@@ -7,3 +7,3 @@',
+        ' function start(prt) {',
+        '-\tconst srv = http.createServer(handler);',
+        '+\tconst srv = http.createServer(route);',
+      ),
+    );
     assert.equal(result.status, 'not_found');
     assert.ok(result.blocks[0].candidates.length > 0);
     assert.equal(result.blocks[0].candidates[0].startLine, 7);
   });
 
   test('one failing hunk leaves the whole file untouched', () => {
-    const result = apply(SERVER, text('@@ -3,1 +3,1 @@', '-function greet(name) {', '+function greet(who) {', '@@ -50,1 +50,1 @@', '-not in the file at all', '+x'));
+    const result = apply(
+      SERVER,
+      text('@@ -3,1 +3,1 @@', '-function greet(name) {', '+function greet(who) {', '@@ -50,1 +50,1 @@', '-not in the file at all', '+x'),
+    );
     assert.equal(result.status, 'not_found');
     assert.equal(result.blocks[0].status, 'pending');
   });
@@ -144,18 +168,35 @@ describe('apply_patch hunks through the engine', () => {
   test('without the anchor the same hunk is ambiguous and both places are listed', () => {
     const result = apply(SHAPES, patch('@@', '     def name(self):', "-        return 'square'", "+        return 'circle'"));
     assert.equal(result.status, 'ambiguous');
-    assert.deepEqual(result.blocks[0].candidates.map((c) => c.startLine), [5, 12]);
+    assert.deepEqual(
+      result.blocks[0].candidates.map((c) => c.startLine),
+      [5, 12],
+    );
   });
 
   test('ambiguity is judged after the anchor: twice after it is refused with both places', () => {
     const result = apply(SHAPES, patch('@@ class Square:', '     def name(self):', "-        return 'square'", "+        return 'sq'"));
     assert.equal(result.status, 'ambiguous');
-    assert.deepEqual(result.blocks[0].candidates.map((c) => [c.startLine, c.endLine]), [[5, 6], [12, 13]]);
+    assert.deepEqual(
+      result.blocks[0].candidates.map((c) => [c.startLine, c.endLine]),
+      [
+        [5, 6],
+        [12, 13],
+      ],
+    );
     assert.match(result.message, /occur 2 times after the @@ anchor "class Square:" \(line 1\)/);
   });
 
   test('nested anchors: class, then method', () => {
-    const result = apply(SHAPES, patch('@@ class Circle:', '@@     def area(self):', '-        return 3.14 * self.r * self.r', '+        return math.pi * self.r ** 2'));
+    const result = apply(
+      SHAPES,
+      patch(
+        '@@ class Circle:',
+        '@@     def area(self):',
+        '-        return 3.14 * self.r * self.r',
+        '+        return math.pi * self.r ** 2',
+      ),
+    );
     assert.equal(result.status, 'applied', result.message);
     assert.deepEqual(result.blocks[0].range, { startLine: 10, endLine: 10 });
   });
@@ -169,7 +210,15 @@ describe('apply_patch hunks through the engine', () => {
   });
 
   test('an anchor that is not in the file is reported, and the hunk is placed by its own lines', () => {
-    const result = apply(SHAPES, patch('@@ class Triangle:', '     def area(self):', '-        return 3.14 * self.r * self.r', '+        return 3.1416 * self.r * self.r'));
+    const result = apply(
+      SHAPES,
+      patch(
+        '@@ class Triangle:',
+        '     def area(self):',
+        '-        return 3.14 * self.r * self.r',
+        '+        return 3.1416 * self.r * self.r',
+      ),
+    );
     assert.equal(result.status, 'applied', result.message);
     assert.match(result.message, /the @@ anchor "class Triangle:" is not in f/);
   });
@@ -194,8 +243,9 @@ describe('apply_patch hunks through the engine', () => {
 // Property: on real source files, a one-line change written as a unified diff hunk with a stale header
 // line applies exactly where its (unique) context is, and says where when the header was wrong.
 describe('property: stale hunk headers on real source', () => {
-  const sources = ['engine.ts', 'parser.ts', 'fuzzy.ts', 'tiers.ts', 'message.ts']
-    .map((f) => fs.readFileSync(path.resolve(__dirname, '../../../src/core', f), 'utf8'));
+  const sources = ['engine.ts', 'parser.ts', 'fuzzy.ts', 'tiers.ts', 'message.ts'].map((f) =>
+    fs.readFileSync(path.resolve(__dirname, '../../../src/core', f), 'utf8'),
+  );
   let seed = 12345;
   const rand = (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -209,10 +259,14 @@ describe('property: stale hunk headers on real source', () => {
       const size = 3 + rand(3);
       const start = rand(lines.length - size);
       const ctx = lines.slice(start, start + size);
-      if (ctx.some((l) => l.trim() === '')) {continue;}
+      if (ctx.some((l) => l.trim() === '')) {
+        continue;
+      }
       const joined = ctx.join('\n');
       const all = lines.join('\n');
-      if (all.indexOf(joined) !== all.lastIndexOf(joined)) {continue;}
+      if (all.indexOf(joined) !== all.lastIndexOf(joined)) {
+        continue;
+      }
       const mid = 1 + rand(size - 2);
       const offset = rand(3) === 0 ? 0 : rand(200) - 100;
       const header = Math.max(1, start + 1 + offset);

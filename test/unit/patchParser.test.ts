@@ -52,10 +52,30 @@ describe('unified diff: git output', () => {
   test('files, hunks, SEARCH = context + removed, REPLACE = context + added, header line as hint', () => {
     const patch = parsePatch(GIT_DIFF)!;
     assert.equal(patch.format, 'unified-diff');
-    assert.deepEqual(patch.files.map((f) => [f.kind, f.path, f.blocks.length]), [['update', 'src/app.ts', 2], ['update', 'README.md', 1]]);
+    assert.deepEqual(
+      patch.files.map((f) => [f.kind, f.path, f.blocks.length]),
+      [
+        ['update', 'src/app.ts', 2],
+        ['update', 'README.md', 1],
+      ],
+    );
     const [first, second] = patch.files[0].blocks;
-    assert.equal(first.search, text('  const config = load();', '  const server = create(config);', '  server.listen(8080);', '  return server;', '}', ''));
-    assert.equal(first.replace, text('  const config = load();', '  const server = create(config);', '  const port = Number(process.env.PORT ?? 8080);', '  server.listen(port);', '  return server;', '}', ''));
+    assert.equal(
+      first.search,
+      text('  const config = load();', '  const server = create(config);', '  server.listen(8080);', '  return server;', '}', ''),
+    );
+    assert.equal(
+      first.replace,
+      text(
+        '  const config = load();',
+        '  const server = create(config);',
+        '  const port = Number(process.env.PORT ?? 8080);',
+        '  server.listen(port);',
+        '  return server;',
+        '}',
+        '',
+      ),
+    );
     assert.equal(first.startLine, 10);
     assert.deepEqual(first.hunk, { format: 'unified-diff', headerLine: 10 });
     assert.equal(first.filePath, 'src/app.ts');
@@ -70,57 +90,64 @@ describe('unified diff: git output', () => {
   });
 
   test('new file, deleted file and rename from git', () => {
-    const patch = parsePatch(text(
-      'diff --git a/src/new.ts b/src/new.ts',
-      'new file mode 100644',
-      'index 0000000..e69de29',
-      '--- /dev/null',
-      '+++ b/src/new.ts',
-      '@@ -0,0 +1,2 @@',
-      '+export const a = 1;',
-      '+export const b = 2;',
-      'diff --git a/old.txt b/old.txt',
-      'deleted file mode 100644',
-      'index e69de29..0000000',
-      '--- a/old.txt',
-      '+++ /dev/null',
-      '@@ -1 +0,0 @@',
-      '-gone',
-      'diff --git a/lib/a.js b/lib/b.js',
-      'similarity index 100%',
-      'rename from lib/a.js',
-      'rename to lib/b.js',
-      'diff --git a/empty.txt b/empty.txt',
-      'new file mode 100644',
-      'index 0000000..e69de29',
-    ))!;
-    assert.deepEqual(patch.files.map((f) => ({ kind: f.kind, path: f.path, moveTo: f.moveTo })), [
-      { kind: 'add', path: 'src/new.ts', moveTo: undefined },
-      { kind: 'delete', path: 'old.txt', moveTo: undefined },
-      { kind: 'update', path: 'lib/a.js', moveTo: 'lib/b.js' },
-      { kind: 'add', path: 'empty.txt', moveTo: undefined },
-    ]);
+    const patch = parsePatch(
+      text(
+        'diff --git a/src/new.ts b/src/new.ts',
+        'new file mode 100644',
+        'index 0000000..e69de29',
+        '--- /dev/null',
+        '+++ b/src/new.ts',
+        '@@ -0,0 +1,2 @@',
+        '+export const a = 1;',
+        '+export const b = 2;',
+        'diff --git a/old.txt b/old.txt',
+        'deleted file mode 100644',
+        'index e69de29..0000000',
+        '--- a/old.txt',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-gone',
+        'diff --git a/lib/a.js b/lib/b.js',
+        'similarity index 100%',
+        'rename from lib/a.js',
+        'rename to lib/b.js',
+        'diff --git a/empty.txt b/empty.txt',
+        'new file mode 100644',
+        'index 0000000..e69de29',
+      ),
+    )!;
+    assert.deepEqual(
+      patch.files.map((f) => ({ kind: f.kind, path: f.path, moveTo: f.moveTo })),
+      [
+        { kind: 'add', path: 'src/new.ts', moveTo: undefined },
+        { kind: 'delete', path: 'old.txt', moveTo: undefined },
+        { kind: 'update', path: 'lib/a.js', moveTo: 'lib/b.js' },
+        { kind: 'add', path: 'empty.txt', moveTo: undefined },
+      ],
+    );
     assert.equal(patch.files[0].blocks[0].search, '');
     assert.equal(patch.files[0].blocks[0].replace, text('export const a = 1;', 'export const b = 2;'));
     assert.equal(patch.files[3].blocks[0].replace, '');
   });
 
   test('\\ No newline at end of file is not content, and marks a new file without a final line break', () => {
-    const patch = parsePatch(text(
-      '--- a/x.txt',
-      '+++ b/x.txt',
-      '@@ -1,2 +1,2 @@',
-      ' one',
-      '-two',
-      '\\ No newline at end of file',
-      '+three',
-      '\\ No newline at end of file',
-      '--- /dev/null',
-      '+++ b/y.txt',
-      '@@ -0,0 +1 @@',
-      '+only line',
-      '\\ No newline at end of file',
-    ))!;
+    const patch = parsePatch(
+      text(
+        '--- a/x.txt',
+        '+++ b/x.txt',
+        '@@ -1,2 +1,2 @@',
+        ' one',
+        '-two',
+        '\\ No newline at end of file',
+        '+three',
+        '\\ No newline at end of file',
+        '--- /dev/null',
+        '+++ b/y.txt',
+        '@@ -0,0 +1 @@',
+        '+only line',
+        '\\ No newline at end of file',
+      ),
+    )!;
     assert.equal(patch.files[0].blocks[0].search, text('one', 'two'));
     assert.equal(patch.files[0].blocks[0].replace, text('one', 'three'));
     assert.equal(patch.files[1].noFinalNewline, true);
@@ -133,41 +160,48 @@ describe('unified diff: git output', () => {
   });
 
   test('timestamps after the path (diff -u) and quoted paths are removed', () => {
-    const patch = parsePatch(text(
-      '--- src/a b.c\t2024-05-01 10:00:00.000000000 +0200',
-      '+++ src/a b.c\t2024-05-02 11:00:00.000000000 +0200',
-      '@@ -1 +1 @@',
-      '-x',
-      '+y',
-      '--- "a/q.txt"',
-      '+++ "b/q.txt"',
-      '@@ -1 +1 @@',
-      '-x',
-      '+y',
-    ))!;
-    assert.deepEqual(patch.files.map((f) => f.path), ['src/a b.c', 'q.txt']);
+    const patch = parsePatch(
+      text(
+        '--- src/a b.c\t2024-05-01 10:00:00.000000000 +0200',
+        '+++ src/a b.c\t2024-05-02 11:00:00.000000000 +0200',
+        '@@ -1 +1 @@',
+        '-x',
+        '+y',
+        '--- "a/q.txt"',
+        '+++ "b/q.txt"',
+        '@@ -1 +1 @@',
+        '-x',
+        '+y',
+      ),
+    )!;
+    assert.deepEqual(
+      patch.files.map((f) => f.path),
+      ['src/a b.c', 'q.txt'],
+    );
   });
 });
 
 describe('unified diff: model output', () => {
   test('wrong counts: the hunk runs as far as its lines do, blank context lines without their space included', () => {
-    const patch = parsePatch(text(
-      'Here is the fix:',
-      '',
-      '```diff',
-      '--- a/calc.py',
-      '+++ b/calc.py',
-      '@@ -3,4 +3,4 @@',
-      ' def add(a, b):',
-      '-    return a - b',
-      '+    return a + b',
-      '',
-      ' def sub(a, b):',
-      '     return a - b',
-      '```',
-      '',
-      'That should do it.',
-    ))!;
+    const patch = parsePatch(
+      text(
+        'Here is the fix:',
+        '',
+        '```diff',
+        '--- a/calc.py',
+        '+++ b/calc.py',
+        '@@ -3,4 +3,4 @@',
+        ' def add(a, b):',
+        '-    return a - b',
+        '+    return a + b',
+        '',
+        ' def sub(a, b):',
+        '     return a - b',
+        '```',
+        '',
+        'That should do it.',
+      ),
+    )!;
     const [block] = patch.files[0].blocks;
     assert.equal(block.search, text('def add(a, b):', '    return a - b', '', 'def sub(a, b):', '    return a - b'));
     assert.equal(block.replace, text('def add(a, b):', '    return a + b', '', 'def sub(a, b):', '    return a - b'));
@@ -262,12 +296,15 @@ describe('apply_patch', () => {
   test('add, update with anchors, move, end of file and delete', () => {
     const patch = parsePatch(CODEX_PATCH)!;
     assert.equal(patch.format, 'apply-patch');
-    assert.deepEqual(patch.files.map((f) => [f.kind, f.path, f.moveTo]), [
-      ['add', 'docs/NOTES.md', undefined],
-      ['update', 'src/shapes.py', undefined],
-      ['update', 'src/old_name.py', 'src/new_name.py'],
-      ['delete', 'src/unused.py', undefined],
-    ]);
+    assert.deepEqual(
+      patch.files.map((f) => [f.kind, f.path, f.moveTo]),
+      [
+        ['add', 'docs/NOTES.md', undefined],
+        ['update', 'src/shapes.py', undefined],
+        ['update', 'src/old_name.py', 'src/new_name.py'],
+        ['delete', 'src/unused.py', undefined],
+      ],
+    );
     assert.equal(patch.files[0].blocks[0].search, '');
     assert.equal(patch.files[0].blocks[0].replace, text('# Notes', '', 'First line.'));
     const [square, circle] = patch.files[1].blocks;
@@ -281,23 +318,28 @@ describe('apply_patch', () => {
     assert.deepEqual(moved.hunk, { format: 'apply-patch', endOfFile: true });
     assert.equal(moved.search, text('import os', 'import sys'));
     assert.equal(moved.replace, 'import os');
-    assert.deepEqual(patch.files.flatMap((f) => f.blocks.map((b) => b.index)), [1, 2, 3, 4]);
+    assert.deepEqual(
+      patch.files.flatMap((f) => f.blocks.map((b) => b.index)),
+      [1, 2, 3, 4],
+    );
   });
 
   test('fenced and indented in a chat answer, first hunk without @@, blank context lines', () => {
-    const patch = parsePatch(text(
-      'Apply this:',
-      '',
-      '  ```',
-      '  *** Begin Patch',
-      '  *** Update File: a.py',
-      '   x = 1',
-      '  ',
-      '  -y = 2',
-      '  +y = 3',
-      '  *** End Patch',
-      '  ```',
-    ))!;
+    const patch = parsePatch(
+      text(
+        'Apply this:',
+        '',
+        '  ```',
+        '  *** Begin Patch',
+        '  *** Update File: a.py',
+        '   x = 1',
+        '  ',
+        '  -y = 2',
+        '  +y = 3',
+        '  *** End Patch',
+        '  ```',
+      ),
+    )!;
     const [block] = patch.files[0].blocks;
     assert.equal(block.search, text('x = 1', '', 'y = 2'));
     assert.equal(block.replace, text('x = 1', '', 'y = 3'));
@@ -349,12 +391,15 @@ describe('format detection', () => {
   });
 
   test('the editor flows refuse deletes and moves with a message pointing at the CLI', () => {
-    assert.throws(() => editBlocks(parseEdits(CODEX_PATCH)), (error: unknown) => {
-      assert.ok(error instanceof BlockParseError);
-      assert.match(error.message, /moves src\/old_name\.py to src\/new_name\.py/);
-      assert.match(error.message, /resilient-apply patch/);
-      return true;
-    });
+    assert.throws(
+      () => editBlocks(parseEdits(CODEX_PATCH)),
+      (error: unknown) => {
+        assert.ok(error instanceof BlockParseError);
+        assert.match(error.message, /moves src\/old_name\.py to src\/new_name\.py/);
+        assert.match(error.message, /resilient-apply patch/);
+        return true;
+      },
+    );
     assert.equal(editBlocks(parseEdits(GIT_DIFF)).length, 3);
   });
 });
@@ -362,16 +407,41 @@ describe('format detection', () => {
 describe('documents holding both patch formats', () => {
   test('unified diffs and apply_patch sections are all found, hunks numbered in document order', () => {
     const doc = text(
-      '## one', '```diff', '--- a/a.txt', '+++ b/a.txt', '@@ -1 +1 @@', '-a', '+A', '```',
-      '## two', '```', '*** Begin Patch', '*** Update File: b.txt', '@@', '-b', '+B', '*** End Patch', '```',
-      '## three', '```diff', '--- a/c.txt', '+++ b/c.txt', '@@ -1 +1 @@', '-c', '+C', '```',
+      '## one',
+      '```diff',
+      '--- a/a.txt',
+      '+++ b/a.txt',
+      '@@ -1 +1 @@',
+      '-a',
+      '+A',
+      '```',
+      '## two',
+      '```',
+      '*** Begin Patch',
+      '*** Update File: b.txt',
+      '@@',
+      '-b',
+      '+B',
+      '*** End Patch',
+      '```',
+      '## three',
+      '```diff',
+      '--- a/c.txt',
+      '+++ b/c.txt',
+      '@@ -1 +1 @@',
+      '-c',
+      '+C',
+      '```',
     );
     const edits = parseEdits(doc);
     assert.equal(edits.format, 'unified-diff');
-    assert.deepEqual(edits.blocks.map((b) => [b.index, b.filePath, b.search, b.hunk?.format]), [
-      [1, 'a.txt', 'a', 'unified-diff'],
-      [2, 'b.txt', 'b', 'apply-patch'],
-      [3, 'c.txt', 'c', 'unified-diff'],
-    ]);
+    assert.deepEqual(
+      edits.blocks.map((b) => [b.index, b.filePath, b.search, b.hunk?.format]),
+      [
+        [1, 'a.txt', 'a', 'unified-diff'],
+        [2, 'b.txt', 'b', 'apply-patch'],
+        [3, 'c.txt', 'c', 'unified-diff'],
+      ],
+    );
   });
 });

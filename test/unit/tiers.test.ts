@@ -35,9 +35,17 @@ function one(doc: string, search: string, replace: string, options?: ApplyOption
 /** Tiers that find at least one occurrence, for asserting which tier fires and which must not. */
 function firingTiers(doc: string, search: string): string[] {
   const matcher = new Matcher(new DocLines(doc), prepareSearch(search));
-  return ['exact', 'line-endings', 'trailing-whitespace', 'indentation', 'quotes', 'unicode', 'line-numbers', 'sanitized-tags', 'whitespace'].filter(
-    (t) => matcher.find(t as never).length > 0,
-  );
+  return [
+    'exact',
+    'line-endings',
+    'trailing-whitespace',
+    'indentation',
+    'quotes',
+    'unicode',
+    'line-numbers',
+    'sanitized-tags',
+    'whitespace',
+  ].filter((t) => matcher.find(t as never).length > 0);
 }
 
 describe('tier 1: exact', () => {
@@ -166,7 +174,7 @@ describe('tier 5: quotes', () => {
     assert.match(r.blocks[0].notes.join(' '), /curly vs straight/);
   });
 
-  test("' vs \" with a consistent mapping: REPLACE strings follow the file", () => {
+  test('\' vs " with a consistent mapping: REPLACE strings follow the file', () => {
     const doc = "x = f('a', 'b')\ny = 2\n";
     const r = one(doc, 'x = f("a", "b")', 'x = f("a", "c", "d")');
     assert.equal(r.blocks[0].tier, 'quotes');
@@ -278,7 +286,9 @@ describe('tier 9: whitespace between tokens', () => {
 describe('anchoring and full scans give the same occurrences', () => {
   test('an anchor that occurs on many lines still finds every occurrence', () => {
     const lines: string[] = [];
-    for (let i = 0; i < 200; i++) {lines.push(i % 50 === 7 ? '  value = compute(x)' : `  value${i} = compute(x)`);}
+    for (let i = 0; i < 200; i++) {
+      lines.push(i % 50 === 7 ? '  value = compute(x)' : `  value${i} = compute(x)`);
+    }
     const doc = lines.join('\n');
     const matcher = new Matcher(new DocLines(doc), prepareSearch('value = compute(x)'));
     assert.deepEqual(
@@ -299,33 +309,79 @@ describe('anchoring and full scans give the same occurrences', () => {
 describe('anchored search agrees with verifying every window (randomised)', () => {
   // Lines mixing the differences the tiers bridge; SEARCH is a perturbed copy of a document slice.
   const pool = [
-    'if (x) {', '\treturn f(a, b);', '    return f(a,b);', '}', '', 'say("hi")', "say('hi')", 'say(“hi”)',
-    'a — b', 'a - b', 'wait…', 'wait...', '<error>x</error>', '<e>x</e>', '  value = 1  ', 'value = 1',
-    'x\u00A0=\u00A01', 'x = 1', '// don’t', "// don't", 'va\u200Blue', 'value', '12 | code', 'code',
+    'if (x) {',
+    '\treturn f(a, b);',
+    '    return f(a,b);',
+    '}',
+    '',
+    'say("hi")',
+    "say('hi')",
+    'say(“hi”)',
+    'a — b',
+    'a - b',
+    'wait…',
+    'wait...',
+    '<error>x</error>',
+    '<e>x</e>',
+    '  value = 1  ',
+    'value = 1',
+    'x\u00A0=\u00A01',
+    'x = 1',
+    '// don’t',
+    "// don't",
+    'va\u200Blue',
+    'value',
+    '12 | code',
+    'code',
   ];
   const perturb = (line: string, r: () => number): string => {
     const k = Math.floor(r() * 6);
-    if (k === 0) {return '  ' + line;}
-    if (k === 1) {return line.replace(/"/g, "'");}
-    if (k === 2) {return line.replace(/, /g, ',');}
-    if (k === 3) {return line + ' ';}
-    if (k === 4) {return `${Math.floor(r() * 90) + 1} | ${line}`;}
+    if (k === 0) {
+      return '  ' + line;
+    }
+    if (k === 1) {
+      return line.replace(/"/g, "'");
+    }
+    if (k === 2) {
+      return line.replace(/, /g, ',');
+    }
+    if (k === 3) {
+      return line + ' ';
+    }
+    if (k === 4) {
+      return `${Math.floor(r() * 90) + 1} | ${line}`;
+    }
     return line;
   };
   test('300 random documents and SEARCHes, every tier', () => {
     let seed = 12345;
-    const r = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const tiers = ['exact', 'line-endings', 'trailing-whitespace', 'indentation', 'quotes', 'unicode', 'line-numbers', 'sanitized-tags', 'whitespace'] as const;
+    const r = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const tiers = [
+      'exact',
+      'line-endings',
+      'trailing-whitespace',
+      'indentation',
+      'quotes',
+      'unicode',
+      'line-numbers',
+      'sanitized-tags',
+      'whitespace',
+    ] as const;
     let matched = 0;
     for (let iter = 0; iter < 300; iter++) {
       const n = 5 + Math.floor(r() * 25);
       const lines: string[] = [];
-      for (let i = 0; i < n; i++) {lines.push(pool[Math.floor(r() * pool.length)]);}
+      for (let i = 0; i < n; i++) {
+        lines.push(pool[Math.floor(r() * pool.length)]);
+      }
       const eol = r() < 0.3 ? '\r\n' : '\n';
       const doc = lines.join(eol);
       const start = Math.floor(r() * n);
       const len = 1 + Math.floor(r() * Math.min(4, n - start));
-      const search = lines.slice(start, start + len).map((l) => perturb(l, r)).join('\n');
+      const search = lines
+        .slice(start, start + len)
+        .map((l) => perturb(l, r))
+        .join('\n');
       const docLines = new DocLines(doc);
       const spec = prepareSearch(search);
       const anchored = new Matcher(docLines, spec);
@@ -334,7 +390,9 @@ describe('anchored search agrees with verifying every window (randomised)', () =
         const a = anchored.find(tier).map((o) => o.start);
         const b = full.find(tier).map((o) => o.start);
         assert.deepEqual(a, b, `tier ${tier}, doc ${JSON.stringify(doc)}, search ${JSON.stringify(search)}`);
-        if (b.length) {matched++;}
+        if (b.length) {
+          matched++;
+        }
       }
       assert.deepEqual(anchored.findPartial(), full.findPartial());
     }
@@ -346,7 +404,9 @@ describe('DocLines', () => {
   test('lines, line ends and allLines agree for LF, CRLF, mixed, BOM and no final newline', () => {
     for (const text of ['a\nb\n', 'a\r\nb\r\nc', '\uFEFFx\r\ny\nz', '', '\n', 'one', 'a\r\n\r\nb\r', 'a\rb\nc']) {
       const doc = new DocLines(text);
-      const expected = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n').map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
+      const expected = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+        .split('\n')
+        .map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
       assert.deepEqual(doc.allLines(), expected, JSON.stringify(text));
       assert.equal(doc.count, expected.length);
       for (let i = 0; i < doc.count; i++) {

@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { asBlockLines, checkToolInput, DEFAULT_EDIT_AUTO_APPROVE, editNeedsConfirmation, globToRegExp, resolveWorkspacePath } from '../../src/core/toolInput';
+import {
+  asBlockLines,
+  checkToolInput,
+  DEFAULT_EDIT_AUTO_APPROVE,
+  editNeedsConfirmation,
+  globToRegExp,
+  resolveWorkspacePath,
+} from '../../src/core/toolInput';
 
 function problems(input: unknown): string {
   const result = checkToolInput(input);
@@ -112,14 +119,20 @@ test('accepts absolute paths and file URIs inside the workspace', () => {
   assert.deepEqual(resolveWorkspacePath('/home/me/project/src/app.ts', folders), { ok: true, folderIndex: 0, relativePath: 'src/app.ts' });
   assert.deepEqual(resolveWorkspacePath('file:///home/me/project/a%20b.ts', folders), { ok: true, folderIndex: 0, relativePath: 'a b.ts' });
   const windows = [{ path: '/c:/Users/me/project', name: 'project' }];
-  assert.deepEqual(resolveWorkspacePath('C:\\Users\\me\\project\\src\\x.ts', windows), { ok: true, folderIndex: 0, relativePath: 'src/x.ts' });
+  assert.deepEqual(resolveWorkspacePath('C:\\Users\\me\\project\\src\\x.ts', windows), {
+    ok: true,
+    folderIndex: 0,
+    relativePath: 'src/x.ts',
+  });
 });
 
 test('refuses paths outside the workspace, climbing out, or naming the folder', () => {
   for (const path of ['/etc/passwd', '../secret.txt', 'src/../../x', '/home/me/projectile/a.ts']) {
     const result = resolveWorkspacePath(path, folders);
     assert.equal(result.ok, false, path);
-    if (!result.ok) {assert.match(result.message, /outside the workspace \(\/home\/me\/project\)/);}
+    if (!result.ok) {
+      assert.match(result.message, /outside the workspace \(\/home\/me\/project\)/);
+    }
   }
   const folder = resolveWorkspacePath('/home/me/project/', folders);
   assert.ok(!folder.ok && /names the workspace folder itself/.test(folder.message));
@@ -128,7 +141,10 @@ test('refuses paths outside the workspace, climbing out, or naming the folder', 
 });
 
 test('picks the named folder in a multi-root workspace', () => {
-  const two = [{ path: '/w/api', name: 'api' }, { path: '/w/web', name: 'web' }];
+  const two = [
+    { path: '/w/api', name: 'api' },
+    { path: '/w/web', name: 'web' },
+  ];
   assert.deepEqual(resolveWorkspacePath('web/src/x.ts', two), { ok: true, folderIndex: 1, relativePath: 'src/x.ts' });
   assert.deepEqual(resolveWorkspacePath('src/x.ts', two), { ok: true, folderIndex: 0, relativePath: 'src/x.ts' });
   assert.deepEqual(resolveWorkspacePath('/w/web/x.ts', two), { ok: true, folderIndex: 1, relativePath: 'x.ts' });
@@ -159,7 +175,15 @@ test('edits need confirmation exactly where the auto-approve rules say no', () =
 });
 
 test('another spelling of a guarded file is still guarded (case, trailing dots and spaces, a stream suffix)', () => {
-  for (const spelling of ['.VSCode/tasks.json', 'Package.json', '.ENV', 'package.json.', '.vscode/tasks.json ', 'package.json::$DATA', 'web/YARN.LOCK']) {
+  for (const spelling of [
+    '.VSCode/tasks.json',
+    'Package.json',
+    '.ENV',
+    'package.json.',
+    '.vscode/tasks.json ',
+    'package.json::$DATA',
+    'web/YARN.LOCK',
+  ]) {
     assert.equal(editNeedsConfirmation(spelling, undefined), true, spelling);
   }
   assert.equal(editNeedsConfirmation('src/App.ts', undefined), false);
@@ -168,14 +192,29 @@ test('another spelling of a guarded file is still guarded (case, trailing dots a
 test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse is named', () => {
   const diff = checkToolInput({ filePath: 'src/a.ts', patch: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,2 +3,2 @@\n x\n-y\n+z\n' });
   assert.ok(diff.ok);
-  assert.deepEqual(diff.blocks.map((b) => [b.search, b.replace, b.startLine, b.filePath]), [['x\ny', 'x\nz', 3, 'src/a.ts']]);
-  const codex = checkToolInput({ filePath: 'a.py', patch: '*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    pass\n+    return 1\n*** End Patch\n' });
+  assert.deepEqual(
+    diff.blocks.map((b) => [b.search, b.replace, b.startLine, b.filePath]),
+    [['x\ny', 'x\nz', 3, 'src/a.ts']],
+  );
+  const codex = checkToolInput({
+    filePath: 'a.py',
+    patch: '*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    pass\n+    return 1\n*** End Patch\n',
+  });
   assert.ok(codex.ok);
   assert.deepEqual(codex.blocks[0].hunk, { format: 'apply-patch', anchors: ['def f():'] });
-  assert.match(problems({ filePath: 'a', patch: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n' }), /"patch" holds SEARCH\/REPLACE blocks: put those in "text"/);
+  assert.match(
+    problems({ filePath: 'a', patch: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n' }),
+    /"patch" holds SEARCH\/REPLACE blocks: put those in "text"/,
+  );
   assert.match(problems({ filePath: 'a', patch: 'prose' }), /"patch" holds no unified diff/);
-  assert.match(problems({ filePath: 'a', patch: '*** Begin Patch\n*** Update File: a\n-x\n' }), /"patch" is malformed: Patch \(line 3\): expected '\*\*\* End Patch'/);
-  assert.match(problems({ filePath: 'a', patch: '*** Begin Patch\n*** Delete File: a\n*** End Patch\n' }), /only `resilient-apply patch` deletes or moves files/);
+  assert.match(
+    problems({ filePath: 'a', patch: '*** Begin Patch\n*** Update File: a\n-x\n' }),
+    /"patch" is malformed: Patch \(line 3\): expected '\*\*\* End Patch'/,
+  );
+  assert.match(
+    problems({ filePath: 'a', patch: '*** Begin Patch\n*** Delete File: a\n*** End Patch\n' }),
+    /only `resilient-apply patch` deletes or moves files/,
+  );
   assert.match(problems({ filePath: 'a', text: 'x', patch: 'y' }), /give either "text" or "patch", not both/);
   assert.match(problems({ filePath: 'a', diff: 'y' }), /unknown field "diff": put a unified diff or apply_patch patch in "patch"/);
 });

@@ -105,7 +105,7 @@ describe('quotes', () => {
     assert.equal(content(doc, `It's "fine", she said.`, `It's "great", she said. Don't worry.`), 'It’s “great”, she said. Don’t worry.\n');
   });
 
-  test("SEARCH said \"x\" where the file says 'x': REPLACE strings follow the file", () => {
+  test('SEARCH said "x" where the file says \'x\': REPLACE strings follow the file', () => {
     const doc = "const a = {'k': 'v'};\n";
     assert.equal(content(doc, 'const a = {"k": "v"};', 'const a = {"k": "v", "k2": "v2"};'), "const a = {'k': 'v', 'k2': 'v2'};\n");
   });
@@ -117,7 +117,10 @@ describe('quotes', () => {
 
   test('code whose region has straight quotes is not curled because a string contains curly ones', () => {
     const doc = 'const s = "“quoted”";\n';
-    assert.equal(content(doc, 'const s = "“quoted”";', 'const s = "“quoted”";\nconst t = "plain";'), 'const s = "“quoted”";\nconst t = "plain";\n');
+    assert.equal(
+      content(doc, 'const s = "“quoted”";', 'const s = "“quoted”";\nconst t = "plain";'),
+      'const s = "“quoted”";\nconst t = "plain";\n',
+    );
   });
 });
 
@@ -166,14 +169,34 @@ describe('fuzzy and chosen regions: SEARCH -> REPLACE changes carried onto the f
 
   test('a line SEARCH dropped stays in the file', () => {
     // SEARCH omits "server.listen(...)"; REPLACE changes only the return line.
-    const search = ['function setup(config) {', '  const server = createServer(config);', '  registerRoutes(server);', '  return server;', '}'].join('\n');
-    const replace = ['function setup(config) {', '  const server = createServer(config);', '  registerRoutes(server);', '  return Object.freeze(server);', '}'].join('\n');
+    const search = [
+      'function setup(config) {',
+      '  const server = createServer(config);',
+      '  registerRoutes(server);',
+      '  return server;',
+      '}',
+    ].join('\n');
+    const replace = [
+      'function setup(config) {',
+      '  const server = createServer(config);',
+      '  registerRoutes(server);',
+      '  return Object.freeze(server);',
+      '}',
+    ].join('\n');
     const out = content(file, search, replace, { fuzzyApply: 0.8 });
     assert.equal(out, file.replace('  return server;', '  return Object.freeze(server);'));
   });
 
   test('a line SEARCH invented (not in the file) is not written when REPLACE keeps it', () => {
-    const search = ['function setup(config) {', '  validate(config);', '  const server = createServer(config);', '  server.listen(config.port);', '  registerRoutes(server);', '  return server;', '}'].join('\n');
+    const search = [
+      'function setup(config) {',
+      '  validate(config);',
+      '  const server = createServer(config);',
+      '  server.listen(config.port);',
+      '  registerRoutes(server);',
+      '  return server;',
+      '}',
+    ].join('\n');
     const replace = search.replace('  return server;', '  return server; // ready');
     const out = content(file, search, replace, { fuzzyApply: 0.8 });
     assert.equal(out, file.replace('  return server;', '  return server; // ready'));
@@ -198,11 +221,26 @@ describe('building blocks', () => {
   });
 
   test('deriveIndentMap: prefix, tab width and inconsistency', () => {
-    assert.deepEqual(deriveIndentMap([['', '\t'], ['  ', '\t  ']]), { kind: 'add', prefix: '\t' });
-    const cols = deriveIndentMap([['    ', '\t'], ['        ', '\t\t']]);
+    assert.deepEqual(
+      deriveIndentMap([
+        ['', '\t'],
+        ['  ', '\t  '],
+      ]),
+      { kind: 'add', prefix: '\t' },
+    );
+    const cols = deriveIndentMap([
+      ['    ', '\t'],
+      ['        ', '\t\t'],
+    ]);
     assert.deepEqual(cols, { kind: 'columns', searchWidth: 4, fileWidth: 4, num: 1, den: 1, offset: 0, tabs: true });
     assert.equal(mapIndent(cols!, '            '), '\t\t\t');
-    assert.equal(deriveIndentMap([['', '  '], ['', '    ']]), undefined);
+    assert.equal(
+      deriveIndentMap([
+        ['', '  '],
+        ['', '    '],
+      ]),
+      undefined,
+    );
   });
 
   test('buildReplacement marks lines written back from the file', () => {
@@ -234,15 +272,19 @@ describe('line alignment on ids agrees with the generic one', () => {
   test('random line lists', async () => {
     const { alignEqual } = await import('../../src/core/align');
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let iter = 0; iter < 200; iter++) {
       const a = Array.from({ length: Math.floor(rnd() * 12) }, () => 'abcd'[Math.floor(rnd() * 4)]);
       const b = Array.from({ length: Math.floor(rnd() * 12) }, () => 'abcde'[Math.floor(rnd() * 5)]);
       const fast = alignEqual(a, b);
       const slow = alignLines(a, b, (x, y) => x === y);
       assert.equal(fast.length, slow.length, JSON.stringify({ a, b }));
-      for (const [i, j] of fast) {assert.equal(a[i], b[j]);}
-      for (let k = 1; k < fast.length; k++) {assert.ok(fast[k][0] > fast[k - 1][0] && fast[k][1] > fast[k - 1][1]);}
+      for (const [i, j] of fast) {
+        assert.equal(a[i], b[j]);
+      }
+      for (let k = 1; k < fast.length; k++) {
+        assert.ok(fast[k][0] > fast[k - 1][0] && fast[k][1] > fast[k - 1][1]);
+      }
     }
   });
 });

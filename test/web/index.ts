@@ -106,11 +106,17 @@ const checks: [string, () => Promise<void>][] = [
       check(typeof vscode.lm?.invokeTool === 'function', 'vscode.lm.invokeTool is missing');
       const result = await vscode.lm.invokeTool(
         'resilient-apply_applyBlocks',
-        { input: { filePath: 'linked-secret.txt', blocks: [{ search: 'token = "s3cr3t"', replace: 'token = "stolen"' }] }, toolInvocationToken: undefined },
+        {
+          input: { filePath: 'linked-secret.txt', blocks: [{ search: 'token = "s3cr3t"', replace: 'token = "stolen"' }] },
+          toolInvocationToken: undefined,
+        },
         new vscode.CancellationTokenSource().token,
       );
       const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-      check(/symbolic link .* whose target cannot be checked here/.test(text) && /nothing was applied/.test(text), `the tool answered: ${text}`);
+      check(
+        /symbolic link .* whose target cannot be checked here/.test(text) && /nothing was applied/.test(text),
+        `the tool answered: ${text}`,
+      );
     },
   ],
 ];

@@ -6,13 +6,7 @@
 // model needs to correct itself.
 import * as vscode from 'vscode';
 import { applyBlocks as engineApply } from '../../core/engine';
-import {
-  APPLY_TOOL_NAME,
-  checkToolInput,
-  editNeedsConfirmation,
-  resolveWorkspacePath,
-  type PathResolution,
-} from '../../core/toolInput';
+import { APPLY_TOOL_NAME, checkToolInput, editNeedsConfirmation, resolveWorkspacePath, type PathResolution } from '../../core/toolInput';
 import type { SearchReplaceBlock } from '../../core/types';
 import type { BatchPlan } from '../applyService';
 import { labelFor, normalizeBlockPath, openTarget } from '../targets';
@@ -33,7 +27,10 @@ function textResult(text: string): vscode.LanguageModelToolResult {
 
 function workspacePath(filePath: string): PathResolution {
   const folders = vscode.workspace.workspaceFolders ?? [];
-  return resolveWorkspacePath(filePath, folders.map((f) => ({ path: f.uri.path, name: f.name })));
+  return resolveWorkspacePath(
+    filePath,
+    folders.map((f) => ({ path: f.uri.path, name: f.name })),
+  );
 }
 
 function folderUri(index: number): vscode.Uri {
@@ -43,7 +40,9 @@ function folderUri(index: number): vscode.Uri {
 /** A block in `text` that names another file than filePath: this tool edits exactly one file per call. */
 function foreignBlock(blocks: readonly SearchReplaceBlock[], relativePath: string): string | undefined {
   for (const block of blocks) {
-    if (block.filePath === undefined) {continue;}
+    if (block.filePath === undefined) {
+      continue;
+    }
     const named = normalizeBlockPath(block.filePath);
     const resolved = workspacePath(named);
     const same = named === relativePath || relativePath.endsWith('/' + named) || (resolved.ok && resolved.relativePath === relativePath);
@@ -55,7 +54,9 @@ function foreignBlock(blocks: readonly SearchReplaceBlock[], relativePath: strin
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {return true;}
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {
+    return true;
+  }
   try {
     const stat = await vscode.workspace.fs.stat(uri);
     return (stat.type & vscode.FileType.File) !== 0 || (stat.type & vscode.FileType.Directory) !== 0;
@@ -74,7 +75,11 @@ async function isDirectory(uri: vscode.Uri): Promise<boolean> {
 
 /** "line 12: `const a = 1;` (3 lines) → `const a = 2;` (3 lines)" for the confirmation. */
 function firstLine(text: string): string {
-  const line = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
@@ -96,11 +101,16 @@ function describeBlocks(blocks: readonly SearchReplaceBlock[], relativePath: str
   md.appendMarkdown(`${code(relativePath)}: ${n} SEARCH/REPLACE block${n === 1 ? '' : 's'}, applied together as one undoable edit.\n\n`);
   for (const block of blocks.slice(0, 10)) {
     const at = block.startLine !== undefined ? ` near line ${block.startLine}` : '';
-    const search = block.search === '' ? 'an empty SEARCH (fills an empty or new file)' : `${code(firstLine(block.search))} (${lineCount(block.search)})`;
+    const search =
+      block.search === ''
+        ? 'an empty SEARCH (fills an empty or new file)'
+        : `${code(firstLine(block.search))} (${lineCount(block.search)})`;
     const replace = block.replace === '' ? 'nothing (deletes)' : `${code(firstLine(block.replace))} (${lineCount(block.replace)})`;
     md.appendMarkdown(`${block.index}. Replace${at} ${search} with ${replace}\n`);
   }
-  if (n > 10) {md.appendMarkdown(`\n…and ${n - 10} more\n`);}
+  if (n > 10) {
+    md.appendMarkdown(`\n…and ${n - 10} more\n`);
+  }
   return md;
 }
 
@@ -148,16 +158,24 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
 /** Validates, resolves, matches and applies; returns the text for the model. */
 export async function applyToolInput(input: unknown, token: vscode.CancellationToken, deps: ApplyToolDeps): Promise<string> {
   const check = checkToolInput(input);
-  if (!check.ok) {return check.message;}
+  if (!check.ok) {
+    return check.message;
+  }
   const where = workspacePath(check.filePath);
-  if (!where.ok) {return `${where.message} Nothing was applied.`;}
+  if (!where.ok) {
+    return `${where.message} Nothing was applied.`;
+  }
   const uri = vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath);
   const foreign = foreignBlock(check.blocks, where.relativePath);
-  if (foreign) {return foreign;}
+  if (foreign) {
+    return foreign;
+  }
   // The path reads as inside the workspace; a link on the way may still lead outside (an agent steered
   // by text it read must not reach files the user never opened to it). Decided before any read or open.
   const outside = await outsideWorkspaceReason(uri, where.relativePath, deps.resolveRealPath);
-  if (outside) {return outside;}
+  if (outside) {
+    return outside;
+  }
   const blocks = check.blocks.map(({ filePath: _ignored, ...rest }) => rest);
   const { applyService } = sharedServices();
 
@@ -167,8 +185,12 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
     }
     const label = labelFor(uri);
     const result = engineApply('', blocks, { fileName: label });
-    if (result.status !== 'applied') {return result.message;}
-    if (token.isCancellationRequested) {return 'Cancelled; nothing was applied.';}
+    if (result.status !== 'applied') {
+      return result.message;
+    }
+    if (token.isCancellationRequested) {
+      return 'Cancelled; nothing was applied.';
+    }
     const plan: BatchPlan = { parts: [], newFiles: [{ uri, label, blocks, result }], problems: [], blockCount: blocks.length };
     const outcome = await applyService.commit(plan, 'tool');
     return outcome.status === 'applied' ? `Created ${label}. ${result.message}` : `Nothing was applied: ${outcome.summary}`;
@@ -178,9 +200,13 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   }
 
   const opened = await openTarget(uri);
-  if (opened.kind !== 'document') {return `${opened.message}`;}
+  if (opened.kind !== 'document') {
+    return `${opened.message}`;
+  }
   const document = opened.document;
-  if (token.isCancellationRequested) {return 'Cancelled; nothing was applied.';}
+  if (token.isCancellationRequested) {
+    return 'Cancelled; nothing was applied.';
+  }
   const wasDirty = document.isDirty;
   const part = applyService.matchDocument(document, opened.label, blocks, {}, 'tool');
   if (part.result.status !== 'applied') {
@@ -208,6 +234,8 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
 
 /** Registers the tool implementation for the `languageModelTools` contribution. */
 export function registerApplyTool(context: vscode.ExtensionContext, deps: ApplyToolDeps): void {
-  if (typeof vscode.lm?.registerTool !== 'function') {return;}
+  if (typeof vscode.lm?.registerTool !== 'function') {
+    return;
+  }
   context.subscriptions.push(vscode.lm.registerTool(APPLY_TOOL_NAME, createApplyTool(deps)));
 }

@@ -61,28 +61,46 @@ export interface ChatApplyArgs {
 
 export function toBlockArg(block: SearchReplaceBlock): ChatBlockArg {
   const arg: ChatBlockArg = { index: block.index, search: block.search, replace: block.replace };
-  if (block.startLine !== undefined) {arg.startLine = block.startLine;}
-  if (block.filePath !== undefined) {arg.filePath = block.filePath;}
-  if (block.hunk !== undefined) {arg.hunk = block.hunk;}
+  if (block.startLine !== undefined) {
+    arg.startLine = block.startLine;
+  }
+  if (block.filePath !== undefined) {
+    arg.filePath = block.filePath;
+  }
+  if (block.hunk !== undefined) {
+    arg.hunk = block.hunk;
+  }
   return arg;
 }
 
 function fromBlockArg(arg: ChatBlockArg): SearchReplaceBlock {
   const block: SearchReplaceBlock = { index: arg.index, search: arg.search, replace: arg.replace, sourceLine: 0 };
-  if (arg.startLine !== undefined) {block.startLine = arg.startLine;}
-  if (arg.filePath !== undefined) {block.filePath = arg.filePath;}
-  if (arg.hunk !== undefined && typeof arg.hunk === 'object' && arg.hunk !== null) {block.hunk = arg.hunk;}
+  if (arg.startLine !== undefined) {
+    block.startLine = arg.startLine;
+  }
+  if (arg.filePath !== undefined) {
+    block.filePath = arg.filePath;
+  }
+  if (arg.hunk !== undefined && typeof arg.hunk === 'object' && arg.hunk !== null) {
+    block.hunk = arg.hunk;
+  }
   return block;
 }
 
 /** Checks the shape of button arguments (they may come from a chat reply rendered by an older version). */
 function checkArgs(args: unknown): ChatApplyArgs | undefined {
   const a = args as ChatApplyArgs | undefined;
-  if (!a || !Array.isArray(a.targets) || a.targets.length === 0) {return undefined;}
+  if (!a || !Array.isArray(a.targets) || a.targets.length === 0) {
+    return undefined;
+  }
   for (const t of a.targets) {
-    if (typeof t?.uri !== 'string' || !Array.isArray(t.blocks) || t.blocks.length === 0) {return undefined;}
+    if (typeof t?.uri !== 'string' || !Array.isArray(t.blocks) || t.blocks.length === 0) {
+      return undefined;
+    }
     for (const b of t.blocks) {
-      if (typeof b?.index !== 'number' || typeof b.search !== 'string' || typeof b.replace !== 'string') {return undefined;}
+      if (typeof b?.index !== 'number' || typeof b.search !== 'string' || typeof b.replace !== 'string') {
+        return undefined;
+      }
     }
   }
   return a;
@@ -90,9 +108,13 @@ function checkArgs(args: unknown): ChatApplyArgs | undefined {
 
 /** The document's text on lines start..end (1-based, inclusive), or undefined when out of range. */
 function linesAt(document: vscode.TextDocument, startLine: number, endLine: number): string | undefined {
-  if (startLine < 1 || endLine < startLine || endLine > document.lineCount) {return undefined;}
+  if (startLine < 1 || endLine < startLine || endLine > document.lineCount) {
+    return undefined;
+  }
   const lines: string[] = [];
-  for (let i = startLine - 1; i < endLine; i++) {lines.push(document.lineAt(i).text);}
+  for (let i = startLine - 1; i < endLine; i++) {
+    lines.push(document.lineAt(i).text);
+  }
   return lines.join('\n');
 }
 
@@ -105,7 +127,9 @@ interface RebuiltTarget {
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {return true;}
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {
+    return true;
+  }
   try {
     await vscode.workspace.fs.stat(uri);
     return true;
@@ -122,7 +146,9 @@ async function rebuild(target: ChatTargetArg): Promise<RebuiltTarget> {
   if (target.create && !(await exists(uri))) {
     const label = labelFor(uri);
     const result = engineApply('', blocks, { fileName: label });
-    if (result.status !== 'applied') {return { lost: [], problem: result.message };}
+    if (result.status !== 'applied') {
+      return { lost: [], problem: result.message };
+    }
     return { newFile: { uri, label, blocks, result }, lost: [] };
   }
   const opened = await openTarget(uri);
@@ -155,11 +181,19 @@ async function rebuildAll(args: ChatApplyArgs): Promise<{ plan: BatchPlan; lost:
   for (const target of args.targets) {
     blockCount += target.blocks.length;
     const rebuilt = await rebuild(target);
-    if (rebuilt.problem) {problems.push(rebuilt.problem);}
-    if (rebuilt.part) {parts.push(rebuilt.part);}
-    if (rebuilt.newFile) {newFiles.push(rebuilt.newFile);}
+    if (rebuilt.problem) {
+      problems.push(rebuilt.problem);
+    }
+    if (rebuilt.part) {
+      parts.push(rebuilt.part);
+    }
+    if (rebuilt.newFile) {
+      newFiles.push(rebuilt.newFile);
+    }
     if (rebuilt.lost.length > 0 && rebuilt.part) {
-      lost.push(`${rebuilt.part.label} changed since the chat reply: the place chosen for block ${rebuilt.lost.join(', ')} is no longer there.`);
+      lost.push(
+        `${rebuilt.part.label} changed since the chat reply: the place chosen for block ${rebuilt.lost.join(', ')} is no longer there.`,
+      );
     }
   }
   return { plan: { parts, newFiles, problems, blockCount }, lost };
@@ -202,7 +236,9 @@ class ChatPreviewProvider implements vscode.TextDocumentContentProvider {
     const path = source.path.startsWith('/') ? source.path : `/${source.path}`;
     const uri = vscode.Uri.from({ scheme: CHAT_PREVIEW_SCHEME, path, query: `v${this.next++}` });
     this.texts.set(uri.toString(), text);
-    while (this.texts.size > 20) {this.texts.delete(this.texts.keys().next().value as string);}
+    while (this.texts.size > 20) {
+      this.texts.delete(this.texts.keys().next().value as string);
+    }
     return uri;
   }
 
@@ -232,7 +268,9 @@ async function previewFromChat(provider: ChatPreviewProvider, rawArgs: unknown):
   }
   const part = rebuilt.part;
   if (rebuilt.lost.length > 0) {
-    void vscode.window.showWarningMessage(`${part.label} changed since the chat reply: the place chosen for block ${rebuilt.lost.join(', ')} is no longer there. Ask @apply again to see the current candidates.`);
+    void vscode.window.showWarningMessage(
+      `${part.label} changed since the chat reply: the place chosen for block ${rebuilt.lost.join(', ')} is no longer there. Ask @apply again to see the current candidates.`,
+    );
     return undefined;
   }
   const content = applyService.previewContent(part, {});
@@ -254,7 +292,9 @@ export function registerChatCommands(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(ChatCommands.apply, (args: unknown) => applyFromChat(args)),
     vscode.commands.registerCommand(ChatCommands.preview, (args: unknown) => previewFromChat(provider, args)),
     vscode.commands.registerCommand(ChatCommands.copyMessage, async (message: unknown) => {
-      if (typeof message !== 'string') {return;}
+      if (typeof message !== 'string') {
+        return;
+      }
       await vscode.env.clipboard.writeText(message);
       void vscode.window.setStatusBarMessage('$(check) Copied the message for the model', 3000);
     }),

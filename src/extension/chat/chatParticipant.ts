@@ -54,7 +54,9 @@ function promptWithoutReferences(request: vscode.ChatRequest): string {
 
 async function documentText(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (open) {return open;}
+  if (open) {
+    return open;
+  }
   try {
     return await vscode.workspace.openTextDocument(uri);
   } catch {
@@ -66,21 +68,32 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
   const input: GatheredInput = { sources: [], targets: [], notes: [] };
   if (request.command === 'clipboard') {
     const text = await vscode.env.clipboard.readText();
-    if (containsEdits(text)) {input.sources.push({ name: 'the clipboard', text });}
-    else {input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');}
+    if (containsEdits(text)) {
+      input.sources.push({ name: 'the clipboard', text });
+    } else {
+      input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');
+    }
   }
   const prompt = promptWithoutReferences(request);
-  if (containsEdits(prompt)) {input.sources.push({ name: 'your message', text: prompt });}
+  if (containsEdits(prompt)) {
+    input.sources.push({ name: 'your message', text: prompt });
+  }
   // References come last-in-prompt first; read them in prompt order.
   for (const ref of [...request.references].reverse()) {
-    if (token.isCancellationRequested) {break;}
+    if (token.isCancellationRequested) {
+      break;
+    }
     const value = ref.value;
     if (typeof value === 'string') {
-      if (containsEdits(value)) {input.sources.push({ name: 'an attachment', text: value });}
+      if (containsEdits(value)) {
+        input.sources.push({ name: 'an attachment', text: value });
+      }
       continue;
     }
     const uri = value instanceof vscode.Uri ? value : value instanceof vscode.Location ? value.uri : undefined;
-    if (!uri) {continue;}
+    if (!uri) {
+      continue;
+    }
     const document = await documentText(uri);
     if (!document) {
       input.notes.push(`${labelFor(uri)} is not a text file; ignored.`);
@@ -88,8 +101,11 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
     }
     const text = value instanceof vscode.Location ? document.getText(value.range) : document.getText();
     const name = value instanceof vscode.Location ? `the selection in ${labelFor(uri)}` : labelFor(uri);
-    if (containsEdits(text)) {input.sources.push({ name, text, uri });}
-    else {input.targets.push(uri);}
+    if (containsEdits(text)) {
+      input.sources.push({ name, text, uri });
+    } else {
+      input.targets.push(uri);
+    }
   }
   return input;
 }
@@ -102,9 +118,13 @@ function fallbackTarget(input: GatheredInput): vscode.Uri | undefined {
   const sourceUris = new Set(input.sources.map((s) => s.uri?.toString()).filter((u): u is string => u !== undefined));
   const usable = (uri: vscode.Uri | undefined) => uri !== undefined && !sourceUris.has(uri.toString()) && refusalFor(uri) === undefined;
   const attached = input.targets.find((uri) => usable(uri));
-  if (attached) {return attached;}
+  if (attached) {
+    return attached;
+  }
   const active = vscode.window.activeTextEditor?.document.uri;
-  if (usable(active)) {return active;}
+  if (usable(active)) {
+    return active;
+  }
   return vscode.window.visibleTextEditors.map((e) => e.document.uri).find((uri) => usable(uri));
 }
 
@@ -119,7 +139,9 @@ function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; e
         blocks.push({ ...block, index: blocks.length + 1 });
       }
     } catch (error) {
-      if (!(error instanceof BlockParseError)) {throw error;}
+      if (!(error instanceof BlockParseError)) {
+        throw error;
+      }
       errors.push(`In ${source.name}: ${error.info.message}`);
     }
   }
@@ -133,17 +155,23 @@ function location(uri: vscode.Uri, range: { startLine: number; endLine: number }
 function fence(text: string): string {
   const lines = text.split('\n');
   const shown = lines.slice(0, MAX_QUOTED_LINES);
-  if (lines.length > shown.length) {shown.push(`… (${lines.length - shown.length} more lines)`);}
+  if (lines.length > shown.length) {
+    shown.push(`… (${lines.length - shown.length} more lines)`);
+  }
   const body = shown.join('\n');
   let ticks = '```';
-  while (body.includes(ticks)) {ticks += '`';}
+  while (body.includes(ticks)) {
+    ticks += '`';
+  }
   return `${ticks}\n${body}\n${ticks}\n`;
 }
 
 function targetArg(part: MatchedPart, blocks: SearchReplaceBlock[], choice?: { index: number; candidate: Candidate }): ChatTargetArg {
   const arg: ChatTargetArg = { uri: part.uri.toString(), version: part.version, blocks: blocks.map(toBlockArg) };
   if (choice) {
-    arg.choices = { [choice.index]: { startLine: choice.candidate.startLine, endLine: choice.candidate.endLine, text: choice.candidate.text } };
+    arg.choices = {
+      [choice.index]: { startLine: choice.candidate.startLine, endLine: choice.candidate.endLine, text: choice.candidate.text },
+    };
   }
   return arg;
 }
@@ -159,41 +187,69 @@ function previewButton(title: string, args: ChatApplyArgs): vscode.Command {
 /** Streams one block's outcome: the line, the anchor, quoted candidates, and its buttons. */
 function renderBlock(stream: vscode.ChatResponseStream, part: MatchedPart, outcome: BlockOutcome): void {
   const block = part.blocks.find((b) => b.index === outcome.index);
-  if (!block) {return;}
+  if (!block) {
+    return;
+  }
   stream.markdown(`\n**Block ${outcome.index}**: ${outcomeLine(outcome)} `);
   const place = outcome.range ?? outcome.candidates[0];
-  if (place) {stream.anchor(location(part.uri, place), `${part.label}:${place.startLine}`);}
+  if (place) {
+    stream.anchor(location(part.uri, place), `${part.label}:${place.startLine}`);
+  }
   stream.markdown('\n\n');
   for (const note of outcome.notes) {
     const shown = noteBeyondOutcome(outcome, note);
-    if (shown) {stream.markdown(`- _${escapeMarkdown(shown)}_\n`);}
+    if (shown) {
+      stream.markdown(`- _${escapeMarkdown(shown)}_\n`);
+    }
   }
   if (isUnique(outcome)) {
     stream.button(applyButton('Apply', { targets: [targetArg(part, [block])] }, `Apply block ${outcome.index} to ${part.label}`));
     stream.button(previewButton('Preview', { targets: [targetArg(part, [block])] }));
     return;
   }
-  if (outcome.status !== 'not_found' && outcome.status !== 'ambiguous') {return;}
+  if (outcome.status !== 'not_found' && outcome.status !== 'ambiguous') {
+    return;
+  }
   outcome.candidates.forEach((candidate, i) => {
     const label = outcome.status === 'ambiguous' ? `${i + 1} of ${outcome.candidates.length}` : percent(candidate.score);
     stream.markdown(`\n${label}: `);
-    stream.anchor(location(part.uri, candidate), `${part.label}:${candidate.startLine}${candidate.endLine !== candidate.startLine ? `-${candidate.endLine}` : ''}`);
-    if (candidate.note) {stream.markdown(` _${escapeMarkdown(candidate.note)}_`);}
+    stream.anchor(
+      location(part.uri, candidate),
+      `${part.label}:${candidate.startLine}${candidate.endLine !== candidate.startLine ? `-${candidate.endLine}` : ''}`,
+    );
+    if (candidate.note) {
+      stream.markdown(` _${escapeMarkdown(candidate.note)}_`);
+    }
     stream.markdown('\n');
-    if (outcome.status === 'not_found') {stream.markdown(fence(candidate.text));}
+    if (outcome.status === 'not_found') {
+      stream.markdown(fence(candidate.text));
+    }
     const args: ChatApplyArgs = { targets: [targetArg(part, [block], { index: outcome.index, candidate })] };
-    stream.button(applyButton(candidateButtonLabel(outcome, candidate, i), args, `Put block ${outcome.index}'s REPLACE at ${linesLabel(candidate)} of ${part.label}`));
-    if (i === 0) {stream.button(previewButton(`Preview (${linesLabel(candidate)})`, args));}
+    stream.button(
+      applyButton(
+        candidateButtonLabel(outcome, candidate, i),
+        args,
+        `Put block ${outcome.index}'s REPLACE at ${linesLabel(candidate)} of ${part.label}`,
+      ),
+    );
+    if (i === 0) {
+      stream.button(previewButton(`Preview (${linesLabel(candidate)})`, args));
+    }
   });
 }
 
 /** What a note adds to the outcome line: "matched after normalising indentation (the file indents ...)" keeps only the parenthesis. */
 function noteBeyondOutcome(outcome: BlockOutcome, note: string): string | undefined {
-  if (outcome.status === 'invalid' && note === outcome.notes[0]) {return undefined;} // It is the outcome line.
+  if (outcome.status === 'invalid' && note === outcome.notes[0]) {
+    return undefined;
+  } // It is the outcome line.
   const line = outcomeLine(outcome);
   const lead = note.match(/^matched [^(]*/)?.[0].trim();
   if (lead && line.startsWith(lead)) {
-    const rest = note.slice(note.indexOf(lead) + lead.length).trim().replace(/^\((.*)\)\.?$/, '$1');
+    const rest = note
+      .slice(note.indexOf(lead) + lead.length)
+      .trim()
+      .replace(/^\((.*)\)\.?$/, '$1');
     return rest === '' ? undefined : rest;
   }
   return note;
@@ -206,12 +262,16 @@ function escapeMarkdown(text: string): string {
 /** Streams the whole reply for a dry-run plan. */
 function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean): void {
   const outcomes = plan.parts.flatMap((p) => p.result.blocks);
-  for (const problem of plan.problems) {stream.markdown(`- ${escapeMarkdown(problem)}\n`);}
+  for (const problem of plan.problems) {
+    stream.markdown(`- ${escapeMarkdown(problem)}\n`);
+  }
   for (const part of plan.parts) {
     stream.markdown('\n---\n\n');
     stream.anchor(part.uri, part.label);
     stream.markdown(` (${part.blocks.length} block${part.blocks.length === 1 ? '' : 's'})\n`);
-    for (const outcome of part.result.blocks) {renderBlock(stream, part, outcome);}
+    for (const outcome of part.result.blocks) {
+      renderBlock(stream, part, outcome);
+    }
     if (part.result.status !== 'applied') {
       stream.button({
         title: 'Copy message for the model',
@@ -222,7 +282,9 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
     }
   }
   for (const file of plan.newFiles) {
-    stream.markdown(`\n---\n\n**${escapeMarkdown(file.label)}** does not exist yet; ${file.blocks.length === 1 ? 'its block has' : 'its blocks have'} an empty SEARCH and would create it.\n\n`);
+    stream.markdown(
+      `\n---\n\n**${escapeMarkdown(file.label)}** does not exist yet; ${file.blocks.length === 1 ? 'its block has' : 'its blocks have'} an empty SEARCH and would create it.\n\n`,
+    );
     const args: ChatApplyArgs = { targets: [{ uri: file.uri.toString(), version: 0, blocks: file.blocks.map(toBlockArg), create: true }] };
     stream.button(applyButton(`Create ${file.label}`, args));
     stream.button(previewButton('Preview', args));
@@ -238,7 +300,13 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
     if (ready) {
       stream.button(applyButton('Apply all', all, `Apply all ${plan.blockCount} blocks as one undoable edit`));
     } else if (sharedServices().applyService.isChoosable(plan)) {
-      stream.button(applyButton('Choose in editor', all, 'Show the candidates in the file (CodeLens); the batch applies as one edit once every block has a place'));
+      stream.button(
+        applyButton(
+          'Choose in editor',
+          all,
+          'Show the candidates in the file (CodeLens); the batch applies as one edit once every block has a place',
+        ),
+      );
     }
   }
 }
@@ -251,21 +319,31 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
       return { metadata: { command: 'help', blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
     }
     const input = await gather(request, token);
-    for (const note of input.notes) {stream.markdown(`${escapeMarkdown(note)}\n\n`);}
+    for (const note of input.notes) {
+      stream.markdown(`${escapeMarkdown(note)}\n\n`);
+    }
     const { blocks, errors } = parseSources(input.sources);
     if (errors.length > 0) {
-      stream.markdown(`**Nothing can be applied: the blocks are malformed.**\n\n${errors.map((e) => `- ${escapeMarkdown(e)}`).join('\n')}\n`);
-      return { metadata: { command: request.command, blocks: 0, unique: 0, ready: false, error: errors.join(' ') } satisfies ApplyChatMetadata };
+      stream.markdown(
+        `**Nothing can be applied: the blocks are malformed.**\n\n${errors.map((e) => `- ${escapeMarkdown(e)}`).join('\n')}\n`,
+      );
+      return {
+        metadata: { command: request.command, blocks: 0, unique: 0, ready: false, error: errors.join(' ') } satisfies ApplyChatMetadata,
+      };
     }
     if (blocks.length === 0) {
       const where = request.command === 'clipboard' ? 'on the clipboard' : 'in your message or its attachments';
-      stream.markdown(`No SEARCH/REPLACE blocks ${where}. Paste blocks after \`@apply\`, attach a file that holds them, or use \`/clipboard\`; \`/help\` shows the format.`);
+      stream.markdown(
+        `No SEARCH/REPLACE blocks ${where}. Paste blocks after \`@apply\`, attach a file that holds them, or use \`/clipboard\`; \`/help\` shows the format.`,
+      );
       return { metadata: { command: request.command, blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
     }
     const { applyService } = sharedServices();
     stream.progress(`Matching ${blocks.length} block${blocks.length === 1 ? '' : 's'} against the open files…`);
     const plan = await applyService.plan(blocks, fallbackTarget(input), 'chat', token);
-    if (token.isCancellationRequested) {return {};}
+    if (token.isCancellationRequested) {
+      return {};
+    }
     const ready = applyService.isReady(plan);
     renderPlan(stream, plan, ready);
     const unique = plan.parts.flatMap((p) => p.result.blocks).filter(isUnique).length;
@@ -277,7 +355,9 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
 export function registerChatParticipant(context: vscode.ExtensionContext): void {
   registerChatCommands(context);
   // Older hosts or hosts with chat disabled have no chat API; the tool and commands still work.
-  if (typeof vscode.chat?.createChatParticipant !== 'function') {return;}
+  if (typeof vscode.chat?.createChatParticipant !== 'function') {
+    return;
+  }
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler());
   participant.iconPath = new vscode.ThemeIcon('replace-all');
   context.subscriptions.push(participant);

@@ -4,16 +4,16 @@
 import type { BlockOutcome, Candidate, LineRange, Tier } from '../../core/types';
 
 const TIER_PHRASES: Record<Tier, string> = {
-  'exact': 'exactly',
+  exact: 'exactly',
   'line-endings': 'after normalising line endings',
   'trailing-whitespace': 'after ignoring trailing whitespace',
-  'indentation': 'after normalising indentation',
-  'quotes': 'after normalising quotes',
-  'unicode': 'after normalising unicode punctuation',
+  indentation: 'after normalising indentation',
+  quotes: 'after normalising quotes',
+  unicode: 'after normalising unicode punctuation',
   'line-numbers': 'after stripping line numbers',
   'sanitized-tags': 'after restoring sanitised tags',
-  'whitespace': 'after ignoring whitespace between tokens',
-  'fuzzy': 'by fuzzy match',
+  whitespace: 'after ignoring whitespace between tokens',
+  fuzzy: 'by fuzzy match',
 };
 
 /** "exactly", "after normalising indentation", ... */
@@ -39,9 +39,7 @@ export function outcomeLine(outcome: BlockOutcome): string {
     case 'pending': {
       const where = outcome.range ? ` at ${linesLabel(outcome.range)}` : '';
       const tier = outcome.tier ?? 'exact';
-      const how = tier === 'fuzzy' && outcome.score !== undefined
-        ? `by fuzzy match (${percent(outcome.score)})`
-        : tierPhrase(tier);
+      const how = tier === 'fuzzy' && outcome.score !== undefined ? `by fuzzy match (${percent(outcome.score)})` : tierPhrase(tier);
       return `matched ${how}${where}`;
     }
     case 'ambiguous': {
@@ -51,7 +49,9 @@ export function outcomeLine(outcome: BlockOutcome): string {
     }
     case 'not_found': {
       const best = outcome.candidates[0];
-      if (!best) {return 'not found, nothing similar in the file';}
+      if (!best) {
+        return 'not found, nothing similar in the file';
+      }
       return `not found, best ${percent(best.score)} at ${linesLabel(best)}`;
     }
     case 'invalid':
@@ -76,8 +76,12 @@ export function candidateButtonLabel(outcome: BlockOutcome, candidate: Candidate
 export function batchLine(outcomes: readonly BlockOutcome[]): string {
   const unique = outcomes.filter(isUnique).length;
   const total = outcomes.length;
-  if (total === 1) {return unique === 1 ? 'The block matches one place.' : 'The block needs your choice before it can apply.';}
-  if (unique === total) {return `All ${total} blocks match one place each.`;}
+  if (total === 1) {
+    return unique === 1 ? 'The block matches one place.' : 'The block needs your choice before it can apply.';
+  }
+  if (unique === total) {
+    return `All ${total} blocks match one place each.`;
+  }
   return `${unique} of ${total} blocks match one place; the others need your choice.`;
 }
 
@@ -104,7 +108,7 @@ export const HELP_MARKDOWN = [
   '- The line before the block (or before its code fence) may name the file; otherwise the block goes to an attached file, or to the active editor.',
   '- SEARCH holds whole lines copied from the file. Indentation, trailing spaces, quotes, line endings and spacing may differ: the match tolerates them and says which normalisation it used.',
   '- An optional `:start_line:42` line right after `<<<<<<< SEARCH` picks one of several occurrences.',
-  '- Cline\'s `------- SEARCH` / `=======` / `+++++++ REPLACE` markers work too; an empty SEARCH fills an empty file.',
+  "- Cline's `------- SEARCH` / `=======` / `+++++++ REPLACE` markers work too; an empty SEARCH fills an empty file.",
   '',
   'For each block you get the outcome, a link to the place, and buttons: **Apply** for a unique match, **Apply here (92%, lines 142-148)** for each near miss or each place of an ambiguous block, **Preview** for a diff, and **Apply all** for a batch. A button re-checks the live file before it edits: if the text moved or changed, it shows the new situation instead.',
 ].join('\n');

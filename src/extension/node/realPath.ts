@@ -15,12 +15,16 @@ function errorCode(error: unknown): string | undefined {
 
 /** realpath(3) that also resolves what does not exist yet: dangling links and missing files or folders. */
 export async function realPathOnDisk(p: string, links = 0): Promise<string> {
-  if (links > MAX_LINKS) {throw new Error(`too many levels of symbolic links at ${p}`);}
+  if (links > MAX_LINKS) {
+    throw new Error(`too many levels of symbolic links at ${p}`);
+  }
   try {
     return await fs.realpath(p);
   } catch (error) {
     const code = errorCode(error);
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') {throw error;}
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      throw error;
+    }
   }
   let stat;
   try {
@@ -33,14 +37,18 @@ export async function realPathOnDisk(p: string, links = 0): Promise<string> {
     return realPathOnDisk(path.resolve(path.dirname(p), target), links + 1);
   }
   const parent = path.dirname(p);
-  if (parent === p) {return p;}
+  if (parent === p) {
+    return p;
+  }
   return path.join(await realPathOnDisk(parent, links), path.basename(p));
 }
 
 export function nodeRealPathResolver(): RealPathResolver {
   const fallback = statWalkResolver();
   return async (uri) => {
-    if (uri.scheme !== 'file') {return fallback(uri);}
+    if (uri.scheme !== 'file') {
+      return fallback(uri);
+    }
     return { kind: 'real', uri: vscode.Uri.file(await realPathOnDisk(uri.fsPath)) };
   };
 }
