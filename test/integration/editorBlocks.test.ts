@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
-import { block, Cmd, lensRows, openFile, scratchSuite } from './editorHelpers';
+import { block, Cmd, lensRows, openFile, scratchSuite, waitFor } from './editorHelpers';
 
 async function untitled(content: string, language = 'markdown'): Promise<vscode.TextDocument> {
   const doc = await vscode.workspace.openTextDocument({ content, language });
@@ -60,11 +60,13 @@ suite('editor apply: blocks in a document', () => {
   test('"Apply to active editor" targets the editor the user came from, not the scratch buffer', async () => {
     const code = await openFile(`${dir()}/target.py`, 'def f():\n    return 1\n');
     const scratch = await untitled(block('    return 1', '    return 2'), 'plaintext');
-    const rows = (await lensRows(scratch.uri)).filter((r) => r.command === Cmd.applyBlocksInDocument);
-    assert.deepEqual(
-      rows.map((r) => r.title),
-      ['$(play) Apply to active editor'],
-    );
+    // The new untitled buffer may reuse the URI of the one the previous test closed; until the workbench
+    // has let go of that one, lenses asked for by URI can still describe it: wait for this buffer's.
+    const applyRows = async () => (await lensRows(scratch.uri)).filter((r) => r.command === Cmd.applyBlocksInDocument);
+    const rows = await waitFor(async () => {
+      const now = await applyRows();
+      return now.length === 1 && now[0].title === '$(play) Apply to active editor' ? now : undefined;
+    }, 'the "Apply to active editor" lens of this buffer');
     const outcome = await vscode.commands.executeCommand<ApplyOutcome>(rows[0].command, ...rows[0].args);
     assert.equal(outcome.status, 'applied', outcome.summary);
     assert.equal(code.getText(), 'def f():\n    return 2\n');
