@@ -166,45 +166,73 @@ export function lineKey(line: string): string {
 const EXACT_WEIGHT = 0.5;
 /** How many of the best scored windows settle on their exact evidence (each costs about its length). */
 const SETTLED_WINDOWS = 16;
+/** A character code as lineKey spells it: SKIPPED (whitespace, zero-width), ELLIPSIS ('...'), or the folded code. */
+const SKIPPED = -1;
+const ELLIPSIS = -2;
+function keyCode(c: number): number {
+  if (c === 32 || (c >= 9 && c <= 13)) {
+    return SKIPPED;
+  }
+  if (c < 0x7f) {
+    return c === 34 || c === 96 ? 39 : c;
+  }
+  if (
+    c === 0xa0 ||
+    c === 0xfeff ||
+    c === 0x2060 ||
+    c === 0x3000 ||
+    (c >= 0x2000 && c <= 0x200d) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x1680
+  ) {
+    return SKIPPED;
+  }
+  if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) {
+    return 39;
+  }
+  if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) {
+    return 45;
+  }
+  return c === 0x2026 ? ELLIPSIS : c;
+}
+
 /** FNV-1a of lineKey(line) as lineKey would spell it, without building it (whitespace skipped, quotes and dashes folded). */
 function keyHash(line: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < line.length; i++) {
-    let c = line.charCodeAt(i);
-    if (c === 32 || (c >= 9 && c <= 13)) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
       continue;
     }
-    if (c >= 0x7f) {
-      if (
-        c === 0xa0 ||
-        c === 0xfeff ||
-        c === 0x2060 ||
-        c === 0x3000 ||
-        (c >= 0x2000 && c <= 0x200d) ||
-        c === 0x2028 ||
-        c === 0x2029 ||
-        c === 0x202f ||
-        c === 0x205f ||
-        c === 0x1680
-      ) {
-        continue;
+    if (c === ELLIPSIS) {
+      for (let k = 0; k < 3; k++) {
+        h = Math.imul(h ^ 46, 0x01000193);
       }
-      if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) {
-        c = 39;
-      } else if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) {
-        c = 45;
-      } else if (c === 0x2026) {
-        for (let k = 0; k < 3; k++) {
-          h = Math.imul(h ^ 46, 0x01000193);
-        }
-        continue;
-      }
-    } else if (c === 34 || c === 96) {
-      c = 39;
+      continue;
     }
     h = Math.imul(h ^ c, 0x01000193);
   }
   return h >>> 0;
+}
+
+/**
+ * The first and last characters of lineKey(line), as one number, found from the line's two ends
+ * without reading its middle: a cheap test that rules out almost every line before keyHash reads it.
+ */
+function keyEdges(line: string): number {
+  let first = SKIPPED;
+  for (let i = 0; i < line.length && first === SKIPPED; i++) {
+    first = keyCode(line.charCodeAt(i));
+  }
+  let last = SKIPPED;
+  for (let i = line.length - 1; i >= 0 && last === SKIPPED; i--) {
+    last = keyCode(line.charCodeAt(i));
+  }
+  const fold = (c: number) => (c === ELLIPSIS ? 46 : c);
+  return fold(first) * 0x10000 + fold(last);
 }
 
 /** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
@@ -427,13 +455,15 @@ function evidenceSeeds(
   });
   // A hash of each line's key, computed without building strings, filters the lines worth keying.
   const hashes = new Set<number>();
+  const edges = new Set<number>();
   for (const key of index.keys()) {
     hashes.add(keyHash(key));
+    edges.add(keyEdges(key));
   }
   const hits = new Map<string, number[]>();
   for (let j = 0; j < M; j++) {
     const line = docLines[nonBlank[j]];
-    if (!hashes.has(keyHash(line))) {
+    if (!edges.has(keyEdges(line)) || !hashes.has(keyHash(line))) {
       continue;
     }
     const key = lineKey(normalizeLine(line));
