@@ -48,8 +48,8 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   registerCandidateView(context, pendingStore);
   const preview = registerPreview(context, pendingStore, applyService);
   registerPendingCommands(context, pendingStore, applyService, preview);
-  registerChatParticipant(context);
-  registerApplyTool(context, platform);
+  registerChatParticipant(context, { applyService });
+  registerApplyTool(context, { ...platform, applyService });
   return { applyService, pendingStore, pasteProvider, feedback };
 }
 

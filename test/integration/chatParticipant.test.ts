@@ -82,7 +82,7 @@ function request(init: RequestInit): vscode.ChatRequest {
 
 async function ask(init: RequestInit): Promise<{ stream: RecordingStream; result: vscode.ChatResult }> {
   const stream = new RecordingStream();
-  const handler = createApplyParticipantHandler();
+  const handler = createApplyParticipantHandler((await api()).applyService);
   const result = (await handler(request(init), { history: [] }, stream, new vscode.CancellationTokenSource().token)) ?? {};
   return { stream, result };
 }

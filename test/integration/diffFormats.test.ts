@@ -109,7 +109,12 @@ async function askApply(prompt: string): Promise<{ text: string; buttons: vscode
     toolInvocationToken: undefined as never,
     model: undefined as unknown as vscode.LanguageModelChat,
   } as unknown as vscode.ChatRequest;
-  await createApplyParticipantHandler()(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+  await createApplyParticipantHandler((await api()).applyService)(
+    request,
+    { history: [] },
+    stream,
+    new vscode.CancellationTokenSource().token,
+  );
   return { text, buttons };
 }
 

@@ -179,7 +179,7 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
   });
 
   test('prepareInvocation summarises the blocks, and asks for confirmation only for sensitive files', async () => {
-    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver() });
+    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver(), applyService: (await api()).applyService });
     const token = new vscode.CancellationTokenSource().token;
     const input = {
       filePath: path,

@@ -8,15 +8,16 @@ import * as vscode from 'vscode';
 import { applyBlocks as engineApply } from '../../core/engine';
 import { APPLY_TOOL_NAME, checkToolInput, editNeedsConfirmation, resolveWorkspacePath, type PathResolution } from '../../core/toolInput';
 import type { SearchReplaceBlock } from '../../core/types';
-import type { BatchPlan } from '../applyService';
+import type { ApplyService, BatchPlan } from '../applyService';
 import { labelFor, normalizeBlockPath, openTarget } from '../targets';
-import { sharedServices } from './services';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 
 /** What the tool needs from activate(). */
 export interface ApplyToolDeps {
   /** Resolves symbolic links: a file is edited only when its real path is inside the workspace. */
   resolveRealPath: RealPathResolver;
+  /** The one apply service the editor, chat and tool share. */
+  applyService: ApplyService;
 }
 
 export { APPLY_TOOL_NAME };
@@ -177,7 +178,7 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
     return outside;
   }
   const blocks = check.blocks.map(({ filePath: _ignored, ...rest }) => rest);
-  const { applyService } = sharedServices();
+  const { applyService } = deps;
 
   if (!(await exists(uri))) {
     if (blocks.some((b) => b.search !== '')) {

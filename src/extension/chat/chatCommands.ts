@@ -9,9 +9,8 @@
 import * as vscode from 'vscode';
 import { applyBlocks as engineApply } from '../../core/engine';
 import type { HunkInfo, SearchReplaceBlock } from '../../core/types';
-import type { ApplyOutcome, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
+import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
 import { labelFor, openTarget } from '../targets';
-import { sharedServices } from './services';
 
 export const ChatCommands = {
   /** Apply (a block, a candidate, or a whole batch) from a chat button. Args: ChatApplyArgs. */
@@ -139,8 +138,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 /** Matches a button's blocks against the live document again and re-validates its choices. */
-async function rebuild(target: ChatTargetArg): Promise<RebuiltTarget> {
-  const { applyService } = sharedServices();
+async function rebuild(applyService: ApplyService, target: ChatTargetArg): Promise<RebuiltTarget> {
   const uri = vscode.Uri.parse(target.uri);
   const blocks = target.blocks.map(fromBlockArg);
   if (target.create && !(await exists(uri))) {
@@ -172,7 +170,7 @@ async function rebuild(target: ChatTargetArg): Promise<RebuiltTarget> {
   return { part, lost };
 }
 
-async function rebuildAll(args: ChatApplyArgs): Promise<{ plan: BatchPlan; lost: string[] }> {
+async function rebuildAll(applyService: ApplyService, args: ChatApplyArgs): Promise<{ plan: BatchPlan; lost: string[] }> {
   const parts: MatchedPart[] = [];
   const newFiles: NewFilePart[] = [];
   const problems: string[] = [];
@@ -180,7 +178,7 @@ async function rebuildAll(args: ChatApplyArgs): Promise<{ plan: BatchPlan; lost:
   let blockCount = 0;
   for (const target of args.targets) {
     blockCount += target.blocks.length;
-    const rebuilt = await rebuild(target);
+    const rebuilt = await rebuild(applyService, target);
     if (rebuilt.problem) {
       problems.push(rebuilt.problem);
     }
@@ -203,15 +201,14 @@ async function rebuildAll(args: ChatApplyArgs): Promise<{ plan: BatchPlan; lost:
  * A chat button's Apply: re-match on the live buffer, then settle like the editor mode (one WorkspaceEdit
  * when every block places; otherwise the batch waits in the editor with its current candidates).
  */
-export async function applyFromChat(rawArgs: unknown): Promise<ApplyOutcome> {
+export async function applyFromChat(applyService: ApplyService, rawArgs: unknown): Promise<ApplyOutcome> {
   const args = checkArgs(rawArgs);
   if (!args) {
     const summary = 'This chat button is from an incompatible version of Resilient Apply; ask @apply again.';
     void vscode.window.showErrorMessage(summary);
     return { status: 'invalid', summary };
   }
-  const { applyService } = sharedServices();
-  const { plan, lost } = await rebuildAll(args);
+  const { plan, lost } = await rebuildAll(applyService, args);
   const outcome = await applyService.settle(plan, { source: 'chat', keepPending: true, createMissing: 'always', notify: false });
   if (lost.length > 0 && outcome.status !== 'applied') {
     // The new situation is in the editor (CodeLens rows at the current candidates); say why.
@@ -248,15 +245,18 @@ class ChatPreviewProvider implements vscode.TextDocumentContentProvider {
 }
 
 /** A chat button's Preview: the live document against what it would become. Returns the preview URI. */
-async function previewFromChat(provider: ChatPreviewProvider, rawArgs: unknown): Promise<vscode.Uri | undefined> {
+async function previewFromChat(
+  applyService: ApplyService,
+  provider: ChatPreviewProvider,
+  rawArgs: unknown,
+): Promise<vscode.Uri | undefined> {
   const args = checkArgs(rawArgs);
   if (!args) {
     void vscode.window.showErrorMessage('This chat button is from an incompatible version of Resilient Apply; ask @apply again.');
     return undefined;
   }
-  const { applyService } = sharedServices();
   const target = args.targets[0];
-  const rebuilt = await rebuild(target);
+  const rebuilt = await rebuild(applyService, target);
   if (rebuilt.problem || !rebuilt.part) {
     if (rebuilt.newFile) {
       const uri = provider.put(rebuilt.newFile.uri, rebuilt.newFile.result.content ?? '');
@@ -285,12 +285,12 @@ async function previewFromChat(provider: ChatPreviewProvider, rawArgs: unknown):
 }
 
 /** Registers the button commands and the preview scheme. */
-export function registerChatCommands(context: vscode.ExtensionContext): void {
+export function registerChatCommands(context: vscode.ExtensionContext, applyService: ApplyService): void {
   const provider = new ChatPreviewProvider();
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(CHAT_PREVIEW_SCHEME, provider),
-    vscode.commands.registerCommand(ChatCommands.apply, (args: unknown) => applyFromChat(args)),
-    vscode.commands.registerCommand(ChatCommands.preview, (args: unknown) => previewFromChat(provider, args)),
+    vscode.commands.registerCommand(ChatCommands.apply, (args: unknown) => applyFromChat(applyService, args)),
+    vscode.commands.registerCommand(ChatCommands.preview, (args: unknown) => previewFromChat(applyService, provider, args)),
     vscode.commands.registerCommand(ChatCommands.copyMessage, async (message: unknown) => {
       if (typeof message !== 'string') {
         return;

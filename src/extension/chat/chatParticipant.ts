@@ -6,11 +6,10 @@ import * as vscode from 'vscode';
 import { containsEdits, editBlocks, parseEdits } from '../../core/edits';
 import { BlockParseError } from '../../core/parser';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
-import type { BatchPlan, MatchedPart } from '../applyService';
+import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
 import { labelFor, refusalFor } from '../targets';
 import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
 import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
-import { sharedServices } from './services';
 
 export const PARTICIPANT_ID = 'resilient-apply.apply';
 
@@ -260,7 +259,7 @@ function escapeMarkdown(text: string): string {
 }
 
 /** Streams the whole reply for a dry-run plan. */
-function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean): void {
+function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean, applyService: ApplyService): void {
   const outcomes = plan.parts.flatMap((p) => p.result.blocks);
   for (const problem of plan.problems) {
     stream.markdown(`- ${escapeMarkdown(problem)}\n`);
@@ -299,7 +298,7 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
     };
     if (ready) {
       stream.button(applyButton('Apply all', all, `Apply all ${plan.blockCount} blocks as one undoable edit`));
-    } else if (sharedServices().applyService.isChoosable(plan)) {
+    } else if (applyService.isChoosable(plan)) {
       stream.button(
         applyButton(
           'Choose in editor',
@@ -312,7 +311,7 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
 }
 
 /** The request handler, exported so integration tests can drive it with a recording response stream. */
-export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
+export function createApplyParticipantHandler(applyService: ApplyService): vscode.ChatRequestHandler {
   return async (request, _context, stream, token): Promise<vscode.ChatResult> => {
     if (request.command === 'help') {
       stream.markdown(HELP_MARKDOWN);
@@ -338,27 +337,31 @@ export function createApplyParticipantHandler(): vscode.ChatRequestHandler {
       );
       return { metadata: { command: request.command, blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
     }
-    const { applyService } = sharedServices();
     stream.progress(`Matching ${blocks.length} block${blocks.length === 1 ? '' : 's'} against the open files…`);
     const plan = await applyService.plan(blocks, fallbackTarget(input), 'chat', token);
     if (token.isCancellationRequested) {
       return {};
     }
     const ready = applyService.isReady(plan);
-    renderPlan(stream, plan, ready);
+    renderPlan(stream, plan, ready, applyService);
     const unique = plan.parts.flatMap((p) => p.result.blocks).filter(isUnique).length;
     return { metadata: { command: request.command, blocks: blocks.length, unique, ready } satisfies ApplyChatMetadata };
   };
 }
 
+/** What the participant and its buttons need from activate(). */
+export interface ChatParticipantDeps {
+  applyService: ApplyService;
+}
+
 /** Creates the @apply participant and its button commands. */
-export function registerChatParticipant(context: vscode.ExtensionContext): void {
-  registerChatCommands(context);
+export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatParticipantDeps): void {
+  registerChatCommands(context, deps.applyService);
   // Older hosts or hosts with chat disabled have no chat API; the tool and commands still work.
   if (typeof vscode.chat?.createChatParticipant !== 'function') {
     return;
   }
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler());
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler(deps.applyService));
   participant.iconPath = new vscode.ThemeIcon('replace-all');
   context.subscriptions.push(participant);
 }
