@@ -139,11 +139,7 @@ class Batch {
 
   /** Lines of the original as a reader counts them (a final line break starts no line). */
   get visibleLineCount(): number {
-    const text = this.original.text;
-    if (text === '' || text === '\uFEFF') {
-      return 0;
-    }
-    return this.original.count - (text.endsWith('\n') ? 1 : 0);
+    return this.original.visibleCount;
   }
 
   get workingText(): string {

@@ -43,12 +43,6 @@ function quoteAnchor(anchor: string): string {
   return `"${t.length > 60 ? `${t.slice(0, 59)}…` : t}"`;
 }
 
-/** Number of lines a reader counts: a final line break does not start another line. */
-function visibleLineCount(doc: DocLines): number {
-  const n = doc.count;
-  return n > 1 && doc.line(n - 1) === '' ? n - 1 : n;
-}
-
 /** What the pre-step decided for one hunk. */
 interface HunkPlan {
   /** The block handed to the engine (hint set, or SEARCH widened for an append). */
@@ -66,12 +60,12 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
   const hunk = given.hunk!;
   // A header's line number is only a hint, and stale headers are common: one past the end of the file
   // picks nothing (the engine would refuse it as a line hint), so the hunk is placed by its lines alone.
-  const pastEnd = given.startLine !== undefined && given.startLine > Math.max(visibleLineCount(doc), 1);
+  const pastEnd = given.startLine !== undefined && given.startLine > Math.max(doc.visibleCount, 1);
   const block: SearchReplaceBlock = pastEnd ? { ...given, startLine: undefined } : given;
   const plan: HunkPlan = { block, notes: [] };
   if (pastEnd) {
     plan.notes.push(
-      `the hunk header's line ${given.startLine} is past the end of ${fileName} (${visibleLineCount(doc)} lines); placed by the hunk's lines alone`,
+      `the hunk header's line ${given.startLine} is past the end of ${fileName} (${doc.visibleCount} lines); placed by the hunk's lines alone`,
     );
   }
   if (block.search.trim() === '') {
@@ -79,7 +73,7 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
       return plan;
     }
     // A hunk with no old lines goes after the file's last non-blank line (as Codex does).
-    let last = visibleLineCount(doc) - 1;
+    let last = doc.visibleCount - 1;
     while (last > 0 && doc.line(last).trim() === '') {
       last--;
     }
@@ -151,7 +145,7 @@ function planHunk(doc: DocLines, given: SearchReplaceBlock, fileName: string): H
 
   if (hunk.endOfFile && block.startLine === undefined) {
     const n = block.search.split('\n').length;
-    plan.block = { ...block, startLine: Math.max(1, visibleLineCount(doc) - n + 1) };
+    plan.block = { ...block, startLine: Math.max(1, doc.visibleCount - n + 1) };
     plan.dropEngineNotes = /^line hint \d+ is far/;
   }
   return plan;

@@ -25,6 +25,21 @@ export interface LineView {
   allLines(): readonly string[];
 }
 
+/** Index of the last of the sorted line starts [0, last] that is at or before `offset` (binary search). */
+export function lastStartAtOrBefore(starts: ArrayLike<number>, last: number, offset: number): number {
+  let lo = 0;
+  let hi = last;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
 export class DocLines implements LineView {
   readonly text: string;
   /** Offsets of the first character of each line found so far. A leading BOM is not part of line 1. */
@@ -155,17 +170,15 @@ export class DocLines implements LineView {
   lineAt(offset: number): number {
     const starts = this.lineStarts;
     while (starts[starts.length - 1] <= offset && this.extend()) {}
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
+    return lastStartAtOrBefore(starts, starts.length - 1, offset);
+  }
+
+  /** Lines as a reader counts them: a final line break starts no line, an empty text has none. */
+  get visibleCount(): number {
+    if (this.text === '' || this.text === '\uFEFF') {
+      return 0;
     }
-    return lo;
+    return this.count - (this.text.endsWith('\n') ? 1 : 0);
   }
 
   /** The file's line ending: the first one found, '\n' when the file has a single line. */
