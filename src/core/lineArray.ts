@@ -11,7 +11,7 @@
 // fuzzy candidates) uses a DocLines over the joined text, built only when such a block comes.
 
 import { type Tier } from './types';
-import { DocLines, type Eol, type LineView } from './lines';
+import { DocLines, type Eol, lastStartAtOrBefore, type LineView } from './lines';
 import { Matcher, type Occurrence, type SearchSpec } from './tiers';
 import { trimEndWs } from './normalize';
 
@@ -107,18 +107,7 @@ export class LineArray implements LineView {
     while (this.validStarts < last && this.starts[this.validStarts] <= offset) {
       this.start(this.validStarts + 1);
     }
-    const starts = this.starts;
-    let lo = 0;
-    let hi = this.validStarts;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= offset) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    return lastStartAtOrBefore(this.starts, this.validStarts, offset);
   }
 
   dominantEol(): '\n' | '\r\n' {
