@@ -8,10 +8,9 @@ import { BlockParseError } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
 import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
+import { EXIT_CODES, printReport, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
 import { createTextFile, decodeText, readTextFile, type TextFile, TextFileError, writeTextFile } from './node/textFile';
-
-const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 
 /** The --json object (the contract other tools read). */
 interface JsonReport {
@@ -216,24 +215,11 @@ let reported = false;
 
 /** Prints the one report of this run and returns its exit code. */
 function report(json: JsonReport, asJson: boolean, toStderr: boolean): number {
-  if (!reported) {
-    reported = true;
-    if (asJson) {
-      writeQuietly(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
-    } else {
-      const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
-      writeQuietly(toStderr ? process.stderr : process.stdout, message);
-    }
+  if (reported) {
+    return EXIT_CODES[json.status];
   }
-  return EXIT_CODES[json.status];
-}
-
-function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
-  try {
-    stream.write(text);
-  } catch {
-    // Output closed: the exit code still tells the outcome.
-  }
+  reported = true;
+  return printReport(json, asJson, toStderr);
 }
 
 /** The package version, from the package.json above this script (dist/cli.js or out/src/cli.js). */

@@ -10,6 +10,7 @@ import { BlockParseError } from '../core/parser';
 import { byPatchPreference, type FileChange, parsePatch } from '../core/patchParser';
 import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
 import { jsonRequested } from './args';
+import { printReport } from './output';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
 import { createTextFile, decodeText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
@@ -26,8 +27,6 @@ through a symbolic link, are refused. Exit codes as for "apply". --json prints o
   {status, message, files: [{path, action, to, status, message, content, blocks: [...]}]}
   action: update | add | delete | move; "content" only with --dry-run when applied.
 `;
-
-const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 
 interface PatchArgs {
   source?: string;
@@ -103,13 +102,7 @@ export async function runPatchCommand(argv: readonly string[]): Promise<number> 
 }
 
 function report(json: JsonPatchReport, asJson: boolean): number {
-  if (asJson) {
-    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  } else {
-    const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
-    (json.status === 'invalid' ? process.stderr : process.stdout).write(message);
-  }
-  return EXIT_CODES[json.status];
+  return printReport(json, asJson, json.status === 'invalid');
 }
 
 async function readInput(source: string | undefined): Promise<{ text: string; name: string }> {

@@ -1,0 +1,25 @@
+// How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
+// status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
+import type { BatchStatus } from '../core/types';
+
+export const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
+
+/** Writes to an output that may be closed (`| head -0`): the exit code still tells the outcome. */
+export function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
+  try {
+    stream.write(text);
+  } catch {
+    // Output closed: nothing more to do.
+  }
+}
+
+/** Prints a report as JSON on stdout, or its message (on stderr when `toStderr`); returns the exit code. */
+export function printReport(json: { status: BatchStatus; message: string }, asJson: boolean, toStderr: boolean): number {
+  if (asJson) {
+    writeQuietly(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
+    writeQuietly(toStderr ? process.stderr : process.stdout, message);
+  }
+  return EXIT_CODES[json.status];
+}
