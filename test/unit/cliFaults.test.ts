@@ -289,6 +289,8 @@ describe('CLI faults', { concurrency: 3 }, () => {
           ),
         });
         const child = start(dir, ['apply', 'a.js', '--blocks', 'edit.txt', '--json']);
+        // Listened for at once: the CLI may finish before the other writer's turn below.
+        const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
         let stdout = '';
         child.stdout.on('data', (d) => {
           stdout += d;
@@ -297,7 +299,7 @@ describe('CLI faults', { concurrency: 3 }, () => {
         await new Promise((resolve) => setTimeout(resolve, 40 + Math.random() * 120));
         fs.writeFileSync(path.join(dir, 'next.js'), theirs);
         fs.renameSync(path.join(dir, 'next.js'), path.join(dir, 'a.js'));
-        const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+        const code = await closed;
         const json = parseOneJson({ code, stdout, stderr: '' });
         const final = fs.readFileSync(path.join(dir, 'a.js'), 'utf8');
         assert.ok(final === theirs || final === ours(theirs), `round ${round}: the other writer's change was lost (exit ${code})`);
