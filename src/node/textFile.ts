@@ -347,15 +347,20 @@ function sameBytes(file: string, bytes: Buffer): boolean {
 
 /** Throws 'changed' unless the file still has the inode, size, mtime and bytes it had when read. */
 function assertUnchanged(original: TextFile, displayName: string, fd?: number): void {
+  // Bytes first, then the name's inode: a file renamed over the name while its old bytes were being read
+  // (megabytes take milliseconds) shows up as another inode, so only the moment between this stat and the
+  // caller's rename is left open.
+  let bytes: Buffer;
   let now: fs.Stats;
   try {
+    bytes = readAllAt(fd ?? original.realPath, original.size);
     now = fd === undefined ? fs.lstatSync(original.realPath) : fs.fstatSync(fd);
   } catch (error) {
     throw isErrno(error, 'ENOENT') ? changedError(displayName) : error;
   }
   const same =
     now.isFile() && now.ino === original.ino && now.dev === original.dev && now.size === original.size && now.mtimeMs === original.mtimeMs;
-  if (!same || !readAllAt(fd ?? original.realPath, original.size).equals(original.bytes)) {
+  if (!same || !bytes.equals(original.bytes)) {
     throw changedError(displayName);
   }
 }
