@@ -208,6 +208,14 @@ async function finish(harnessError) {
       say(tail(f, 20));
     }
     say(`(all logs: find ${tempRoot} -name '*.log')`);
+    // Again at the end: CI shows the tail of this output, and the log tails above push the list out of it.
+    if (failures.length) {
+      say('');
+      say('failed (as listed above the logs):');
+      for (const f of failures) {
+        say(`  - ${f}`);
+      }
+    }
   } else if (tempRoot && !process.env.RESILIENT_APPLY_KEEP_LOGS) {
     fs.rmSync(tempRoot, { recursive: true, force: true });
   } else if (tempRoot) {
@@ -282,7 +290,7 @@ async function integrationSuite({ web = false } = {}) {
         }
       : undefined,
   );
-  /** @type {{ passed: number, failed: number, pending: number } | null} */
+  /** @type {{ passed: number, failed: number, pending: number, failedTests?: string[] } | null} */
   let result = null;
   let extensionSeen = !web;
   let exitCode = null;
@@ -350,7 +358,12 @@ async function integrationSuite({ web = false } = {}) {
     totals.failed += result.failed;
     totals.pending += result.pending;
     if (result.failed) {
-      failures.push(`${result.failed} ${name} test(s)`);
+      const titles = Array.isArray(result.failedTests) ? result.failedTests : [];
+      if (titles.length) {
+        failures.push(...titles.map((t) => `${name}: ${t}`));
+      } else {
+        failures.push(`${result.failed} ${name} test(s)`);
+      }
     }
   }
   if (!extensionSeen) {

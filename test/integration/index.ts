@@ -46,10 +46,14 @@ export function run(): Promise<void> {
 
   return new Promise((resolve, reject) => {
     try {
+      // The runner repeats these at the very end of its output, where a truncated CI log still shows them.
+      const failedTests: string[] = [];
       const runner = mocha.run((failures) => {
         const stats = runner.stats ?? { passes: 0, failures, pending: 0 };
         console.log(
-          LINE_PREFIX + RESULT_PREFIX + JSON.stringify({ passed: stats.passes, failed: stats.failures, pending: stats.pending, files }),
+          LINE_PREFIX +
+            RESULT_PREFIX +
+            JSON.stringify({ passed: stats.passes, failed: stats.failures, pending: stats.pending, files, failedTests }),
         );
         if (failures > 0) {
           reject(new Error(`${failures} integration test(s) failed`));
@@ -58,6 +62,10 @@ export function run(): Promise<void> {
         } else {
           resolve();
         }
+      });
+      runner.on('fail', (test: Mocha.Runnable, err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        failedTests.push(`${test.fullTitle()}: ${message.split('\n')[0]}`);
       });
     } catch (err) {
       reject(err);
