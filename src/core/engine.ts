@@ -454,6 +454,14 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
     return { outcome };
   }
 
+  if (block.search === block.replace && !isEmptySearch(block.search)) {
+    // A model that re-sends SEARCH as REPLACE believes it changed something: applying it as a no-op
+    // would report success for an edit that never happened.
+    outcome.status = 'invalid';
+    outcome.notes.push('SEARCH and REPLACE are identical, so this block changes nothing; put the changed lines in REPLACE');
+    return { outcome };
+  }
+
   const doc = batch.working;
   if (isEmptySearch(block.search)) {
     if (doc.text.trim() === '') {

@@ -369,11 +369,22 @@ describe('batches', () => {
     assert.deepEqual(r.edits, [{ start: 8, end: 14, newText: '3\n' }]);
   });
 
-  test('a block that changes nothing gives no edit', () => {
-    const r = run(doc, [{ search: 'two', replace: 'two' }]);
-    assert.equal(r.status, 'applied');
+  test('a block whose SEARCH equals its REPLACE is refused as invalid, and the batch applies nothing', () => {
+    const r = run(doc, [
+      { search: 'one', replace: 'ONE' },
+      { search: 'two', replace: 'two' },
+    ]);
+    assert.equal(r.status, 'invalid');
+    assert.equal(r.blocks[1].status, 'invalid');
+    assert.match(r.blocks[1].notes.join(' '), /SEARCH and REPLACE are identical/);
     assert.deepEqual(r.edits, []);
-    assert.equal(r.content, doc);
+    assert.equal(r.content, undefined);
+  });
+
+  test('a block that changes only whitespace is an edit, not an identical block', () => {
+    const r = run(doc, [{ search: 'two', replace: '  two' }]);
+    assert.equal(r.status, 'applied');
+    assert.equal(r.content, doc.replace('two', '  two'));
   });
 });
 
