@@ -22,10 +22,8 @@ import { LineLedger, TextLedger } from './ledger';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
 import { describeDifferences } from './lineDiff';
+import { SETTINGS } from './settings';
 
-const DEFAULT_LINE_HINT_WINDOW = 20;
-const DEFAULT_MAX_CANDIDATES = 3;
-const DEFAULT_MIN_SCORE = 0.5;
 /** How many other occurrences a note names when a line hint picked one. */
 const MAX_LISTED_OTHERS = 10;
 /** How far the best fuzzy candidate must lead the next one for fuzzyApply to place it. */
@@ -50,12 +48,12 @@ function settingsFrom(options: ApplyOptions): Settings {
     fileName: options.fileName ?? 'the file',
     markdown: languageId === 'markdown' || languageId === 'mdx',
     lineHint: options.lineHint,
-    lineHintWindow: options.lineHintWindow ?? DEFAULT_LINE_HINT_WINDOW,
-    maxCandidates: Math.max(1, Math.floor(options.maxCandidates ?? DEFAULT_MAX_CANDIDATES)),
-    minScore: options.minScore ?? DEFAULT_MIN_SCORE,
+    lineHintWindow: options.lineHintWindow ?? SETTINGS.lineHintWindow.default,
+    maxCandidates: Math.max(1, Math.floor(options.maxCandidates ?? SETTINGS.maxCandidates.default)),
+    minScore: options.minScore ?? SETTINGS.minScore.default,
     fuzzyApply: options.fuzzyApply,
-    autoApplyNormalized: options.autoApplyNormalized ?? true,
-    preserveQuoteStyle: options.preserveQuoteStyle ?? true,
+    autoApplyNormalized: options.autoApplyNormalized ?? SETTINGS.autoApplyNormalized.default,
+    preserveQuoteStyle: options.preserveQuoteStyle ?? SETTINGS.preserveQuoteStyle.default,
     choices: options.choices ?? {},
   };
 }

@@ -1,5 +1,6 @@
 // Command-line parsing for `resilient-apply`. Kept strict: an unknown or malformed flag is a usage
 // error (exit 3), never silently ignored, because other tools drive this CLI.
+import { outOfRange, SETTINGS } from '../core/settings';
 
 export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--fuzzy-apply <score>]
                              [--line-hint <n>] [--max-candidates <k>]
@@ -27,10 +28,10 @@ Options:
                          A block that matched while another block failed has status "pending".
                          Line numbers are 1-based and inclusive.
   --dry-run              Do not write <file>; report what would happen.
-  --fuzzy-apply <score>  Also apply a unique fuzzy match scoring at least <score> (0..1) that
+  --fuzzy-apply <score>  Also apply a unique fuzzy match scoring at least <score> (0.5..1) that
                          leads the next candidate by a clear margin. Off by default.
   --line-hint <n>        1-based line near the intended place: picks one of several occurrences.
-  --max-candidates <k>   Number of near-miss candidates to report (default 3).
+  --max-candidates <k>   Number of near-miss candidates to report (1..20, default 3).
   -h, --help             Show this help.
   --version              Print the version.
 
@@ -171,8 +172,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const fuzzy = values.get('--fuzzy-apply');
   if (fuzzy !== undefined) {
     const score = Number(fuzzy);
-    if (fuzzy.trim() === '' || !Number.isFinite(score) || score < 0 || score > 1) {
-      throw new UsageError(`--fuzzy-apply must be a score between 0 and 1, got "${fuzzy}"`);
+    if (fuzzy.trim() === '' || outOfRange(SETTINGS.autoApplyAbove, score) !== undefined) {
+      const { minimum, maximum } = SETTINGS.autoApplyAbove;
+      throw new UsageError(`--fuzzy-apply must be a score between ${minimum} and ${maximum}, got "${fuzzy}"`);
     }
     args.fuzzyApply = score;
   }
@@ -183,6 +185,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const max = values.get('--max-candidates');
   if (max !== undefined) {
     args.maxCandidates = positiveInteger('--max-candidates', max);
+    const problem = outOfRange(SETTINGS.maxCandidates, args.maxCandidates);
+    if (problem) {
+      throw new UsageError(`--max-candidates ${problem}, got "${max}"`);
+    }
   }
   return args;
 }

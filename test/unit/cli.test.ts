@@ -297,7 +297,7 @@ describe('resilient-apply: usage', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /missing command/],
       [['apply', 'a.txt', '--frobnicate'], /unknown option --frobnicate/],
-      [['apply', 'a.txt', '--fuzzy-apply', '1.5'], /--fuzzy-apply must be a score between 0 and 1/],
+      [['apply', 'a.txt', '--fuzzy-apply', '1.5'], /--fuzzy-apply must be a score between 0.5 and 1/],
       [['apply', 'a.txt', '--line-hint', '2.5'], /--line-hint must be a positive integer/],
       [['apply', 'a.txt', '--max-candidates', 'x'], /--max-candidates must be a positive integer/],
     ];

@@ -68,19 +68,21 @@ describe('parseArgs', () => {
     assert.match(usageError(['apply', 'a.ts', '--line-hint', '3', '--line-hint', '4']), /given twice/);
   });
 
-  test('--fuzzy-apply must be within 0..1', () => {
-    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '0']) as { fuzzyApply: number }).fuzzyApply, 0);
+  test('--fuzzy-apply must be within the autoApplyAbove setting range (0.5..1)', () => {
+    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '0.5']) as { fuzzyApply: number }).fuzzyApply, 0.5);
     assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '1']) as { fuzzyApply: number }).fuzzyApply, 1);
-    for (const bad of ['1.5', '-0.1', 'high', '', 'NaN', 'Infinity']) {
-      assert.match(usageError(['apply', 'a', `--fuzzy-apply=${bad}`]), /--fuzzy-apply must be a score between 0 and 1/, bad);
+    for (const bad of ['1.5', '-0.1', '0.49', '0', 'high', '', 'NaN', 'Infinity']) {
+      assert.match(usageError(['apply', 'a', `--fuzzy-apply=${bad}`]), /--fuzzy-apply must be a score between 0.5 and 1/, bad);
     }
   });
 
-  test('--line-hint and --max-candidates must be positive integers', () => {
+  test('--line-hint and --max-candidates must be positive integers; --max-candidates at most 20, like the setting', () => {
     for (const bad of ['1.5', '0', '-3', 'ten', '']) {
       assert.match(usageError(['apply', 'a', `--line-hint=${bad}`]), /--line-hint must be a positive integer/, bad);
       assert.match(usageError(['apply', 'a', `--max-candidates=${bad}`]), /--max-candidates must be a positive integer/, bad);
     }
+    assert.equal((parseArgs(['apply', 'a', '--max-candidates', '20']) as { maxCandidates: number }).maxCandidates, 20);
+    assert.match(usageError(['apply', 'a', '--max-candidates', '21']), /--max-candidates must be between 1 and 20, got "21"/);
   });
 });
 
