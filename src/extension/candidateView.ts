@@ -6,7 +6,7 @@ import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types'
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
 import { tierPhrase } from './feedback';
-import { describeDifferences } from './lineDiff';
+import { describeDifferences } from '../core/lineDiff';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
 /** One row of choices, in the order CodeLens shows them (best first for near misses, file order for ambiguity). */

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { diffLines, renderDiff } from '../../src/extension/lineDiff';
+import { diffLines, renderDiff } from '../../src/core/lineDiff';
 import { mapLineRange } from '../../src/extension/lineMap';
 
 /** A content change as VS Code reports it (0-based positions), without importing vscode at runtime. */
