@@ -7,6 +7,7 @@
 // are kept sorted with the running sum of their size changes (recomputed lazily from the first region
 // that changed) and every question is a binary search. Blocks that go top to bottom, the usual order,
 // only ever append; any order costs at most one pass of additions per block.
+import type { TextEdit } from './types';
 
 export interface LineEdit {
   /** ORIGINAL lines [origStart, origEnd) were replaced ... */
@@ -226,20 +227,13 @@ export class LineLedger {
   }
 }
 
-/** A replacement of ORIGINAL text [start, end) by newText. */
-export interface OffsetEdit {
-  start: number;
-  end: number;
-  newText: string;
-}
-
 /**
  * The same batch at the character level: edits against the original text, merged when they overlap or
  * touch. Kept alongside the line ledger so the final edits never need a slice of the whole working
  * text (which would copy a large document for every apply).
  */
 export class TextLedger {
-  private readonly regions = new ShiftedRegions<OffsetEdit>(
+  private readonly regions = new ShiftedRegions<TextEdit>(
     (x) => x.start,
     (x) => x.end,
     (x) => x.newText.length,
@@ -251,8 +245,8 @@ export class TextLedger {
    * The edits, sorted, with regions that touch joined into one (in one pass: regions are kept apart
    * while the batch runs, so that a run of adjacent blocks does not copy a growing text each time).
    */
-  get all(): readonly OffsetEdit[] {
-    const out: OffsetEdit[] = [];
+  get all(): readonly TextEdit[] {
+    const out: TextEdit[] = [];
     let parts: string[] = [];
     for (const x of this.regions.items) {
       const prev = out[out.length - 1];
