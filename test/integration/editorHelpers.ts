@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { setup, suiteSetup, teardown } from 'mocha';
 import * as vscode from 'vscode';
+import { TOTAL_FUNCTION } from '../shared/fixtures';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import type { ResilientApplyApi } from '../../src/extension/extension';
 
@@ -78,16 +79,7 @@ export function block(search: string, replace: string, filePath?: string): strin
 }
 
 /** A small file shared by the near-miss suites. */
-export const TOTAL = [
-  'export function total(items: Item[]): number {',
-  '  let sum = 0;',
-  '  for (const item of items) {',
-  '    sum += item.price * item.quantity;',
-  '  }',
-  '  return sum;',
-  '}',
-  '',
-].join('\n');
+export const TOTAL = TOTAL_FUNCTION;
 
 /** The model misremembered one identifier: a near miss whose best candidate is lines 3-5 of TOTAL. */
 export const NEAR_MISS = block(

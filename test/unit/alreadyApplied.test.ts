@@ -1,22 +1,14 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
+import { TOTAL_FUNCTION } from '../shared/fixtures';
 import { type SearchReplaceBlock } from '../../src/core/types';
 
 function blocks(...pairs: [string, string][]): SearchReplaceBlock[] {
   return pairs.map(([search, replace], i) => ({ index: i + 1, sourceLine: 1, search, replace }));
 }
 
-const FILE = [
-  'export function total(items: Item[]): number {',
-  '  let sum = 0;',
-  '  for (const item of items) {',
-  '    sum += item.price * item.quantity;',
-  '  }',
-  '  return sum;',
-  '}',
-  '',
-].join('\n');
+const FILE = TOTAL_FUNCTION;
 
 describe('already applied', () => {
   test('REPLACE found once, SEARCH not found: not_found with a note, no candidates, a message not to re-send', () => {

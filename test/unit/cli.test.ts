@@ -3,18 +3,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { block, runSync as run, workspace } from './cliHarness';
-
-function runJson(cwd: string, args: string[], stdin?: string): { code: number | null; json: any } {
-  const r = run(cwd, [...args, '--json'], stdin);
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    assert.fail(`--json output is not one JSON object:\n${r.stdout}\nstderr:\n${r.stderr}`);
-  }
-  return { code: r.code, json };
-}
+import { block, runSync as run, runJsonSync as runJson, workspace } from './cliHarness';
 
 const SOURCE = ['function greet(name) {', "  return 'Hello, ' + name;", '}', '', 'function add(a, b) {', '  return a + b;', '}', ''].join(
   '\n',

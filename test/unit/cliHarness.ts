@@ -65,8 +65,8 @@ export function finish(child: ChildProcess, stdin = ''): Promise<Run> {
   });
 }
 
-/** The one JSON object a --json run must print; fails the test on anything else. */
-export function parseOneJson(r: Run): any {
+/** The one JSON object a run printed, whatever its fields; fails the test on anything else. */
+function oneJsonObject(r: Run): Record<string, unknown> {
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);
@@ -74,7 +74,12 @@ export function parseOneJson(r: Run): any {
     assert.fail(`--json output is not one JSON object:\n${JSON.stringify(r.stdout)}\nstderr:\n${r.stderr}`);
   }
   assert.ok(json !== null && typeof json === 'object' && !Array.isArray(json), `not an object: ${r.stdout}`);
-  const report = json as Record<string, unknown>;
+  return json as Record<string, unknown>;
+}
+
+/** The one JSON object an `apply --json` run must print, with the report's fields; fails the test on anything else. */
+export function parseOneJson(r: Run): any {
+  const report = oneJsonObject(r);
   assert.ok(['applied', 'not_found', 'ambiguous', 'invalid'].includes(report.status as string), `status ${String(report.status)}`);
   assert.equal(typeof report.message, 'string');
   assert.ok(Array.isArray(report.blocks));
@@ -84,6 +89,12 @@ export function parseOneJson(r: Run): any {
 export async function runJson(cwd: string, args: string[], stdin?: string): Promise<{ code: number | null; json: any; stderr: string }> {
   const r = await run(cwd, [...args, '--json'], stdin);
   return { code: r.code, json: parseOneJson(r), stderr: r.stderr };
+}
+
+/** runSync with --json added: the exit code and the one JSON object printed (any command's shape). */
+export function runJsonSync(cwd: string, args: string[], stdin?: string): { code: number | null; json: any } {
+  const r = runSync(cwd, [...args, '--json'], stdin);
+  return { code: r.code, json: oneJsonObject(r) };
 }
 
 /** Starts the CLI without waiting, for tests that kill it or close its pipes. */

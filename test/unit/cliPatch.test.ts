@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { commitWrites, PatchInputError } from '../../src/node/patchCommand';
 import { readTextFile } from '../../src/node/textFile';
-import { runSync as run, workspace } from './cliHarness';
+import { runSync as run, runJsonSync as runJson, workspace } from './cliHarness';
 
 /** Every file under dir (relative path -> content), to compare before and after. */
 function snapshot(dir: string): Record<string, string> {
@@ -26,17 +26,6 @@ function snapshot(dir: string): Record<string, string> {
   };
   walk(dir);
   return out;
-}
-
-function runJson(cwd: string, args: string[], stdin = ''): { code: number | null; json: any } {
-  const r = run(cwd, [...args, '--json'], stdin);
-  let json: unknown;
-  try {
-    json = JSON.parse(r.stdout);
-  } catch {
-    assert.fail(`--json output is not one JSON object:\n${r.stdout}\nstderr:\n${r.stderr}`);
-  }
-  return { code: r.code, json };
 }
 
 const text = (...lines: string[]): string => lines.join('\n');

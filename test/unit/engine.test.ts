@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
+import { TOTAL_FUNCTION } from '../shared/fixtures';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };
@@ -198,19 +199,7 @@ describe('normalised matches with autoApplyNormalized=false', () => {
 });
 
 describe('fuzzy (tier 10)', () => {
-  const doc = lines(
-    'export function total(items: Item[]): number {',
-    '  let sum = 0;',
-    '  for (const item of items) {',
-    '    sum += item.price * item.quantity;',
-    '  }',
-    '  return sum;',
-    '}',
-    '',
-    'export function count(items: Item[]): number {',
-    '  return items.length;',
-    '}',
-  );
+  const doc = lines(TOTAL_FUNCTION, 'export function count(items: Item[]): number {', '  return items.length;', '}');
   const typo = lines('  for (const item of items) {', '    sum += item.price * item.quantty;', '  }');
   const replace = lines('  for (const item of items) {', '    sum += item.price * item.quantity * (1 - item.discount);', '  }');
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { formatMessage, formatScore } from '../../src/core/message';
 import { applyBlocks } from '../../src/core/engine';
+import { TOTAL_FUNCTION } from '../shared/fixtures';
 import type { BlockOutcome, Candidate } from '../../src/core/types';
 
 function candidate(startLine: number, endLine: number, score: number, text: string, note?: string): Candidate {
@@ -225,18 +226,8 @@ test('message: scores keep two decimals and never round a near miss up to 1.00',
 });
 
 test('message: the engine result carries the formatted message for a real miss', () => {
-  const doc = [
-    'function total(items) {',
-    '  let sum = 0;',
-    '  for (const item of items) {',
-    '    sum += item.price * item.quantity;',
-    '  }',
-    '  return sum;',
-    '}',
-    '',
-  ].join('\n');
   const result = applyBlocks(
-    doc,
+    TOTAL_FUNCTION,
     [
       {
         index: 1,
@@ -245,12 +236,12 @@ test('message: the engine result carries the formatted message for a real miss',
         sourceLine: 1,
       },
     ],
-    { fileName: 'cart.js' },
+    { fileName: 'cart.ts' },
   );
   assert.equal(result.status, 'not_found');
   assert.match(
     result.message,
-    /^SEARCH text not found in cart\.js\. Closest matches \(fuzzy, ranked by similarity\):\n\n {2}\[0\.\d\d\] lines 3-5:\n {4} {2}for \(const item of items\) \{\n/,
+    /^SEARCH text not found in cart\.ts\. Closest matches \(fuzzy, ranked by similarity\):\n\n {2}\[0\.\d\d\] lines 3-5:\n {4} {2}for \(const item of items\) \{\n/,
   );
   assert.match(result.message, /Re-emit SEARCH copied exactly/);
 });
