@@ -87,151 +87,168 @@ export function parseBlocks(text: string): SearchReplaceBlock[] {
 
   while (i < lines.length) {
     const line = lines[i];
-    if (!mayBeMarker(line)) {
-      i++;
-      continue;
-    }
-    const opening = SEARCH_MARKER.exec(line);
+    const opening = mayBeMarker(line) ? SEARCH_MARKER.exec(line) : null;
     if (!opening) {
-      const stray = REPLACE_MARKER.exec(line);
-      if (stray) {
-        const style = styleOf(stray[2].startsWith('+') ? '-------' : '<<<<<<<');
-        fail(
-          blocks.length + 1,
-          i + 1,
-          `'${style.search}'`,
-          `expected '${style.search}' before '${line.trim()}' (a REPLACE marker with no open block)`,
-        );
+      if (mayBeMarker(line)) {
+        failOnStrayReplace(line, blocks.length + 1, i + 1);
       }
       i++;
       continue;
     }
-
-    const blockNumber = blocks.length + 1;
-    const openLine = i + 1;
-    const indent = opening[1];
-    const style = styleOf(line);
-    const path = findPathBefore(lines, i, afterPrevious);
-    if (path !== undefined) {
-      currentPath = path;
-    }
-
-    i++;
-    let startLine: number | undefined;
-    const startMatch = i < lines.length ? START_LINE.exec(lines[i]) : null;
-    if (startMatch) {
-      if (!/^\d+$/.test(startMatch[1]) || Number(startMatch[1]) < 1) {
-        fail(
-          blockNumber,
-          i + 1,
-          "a positive line number after ':start_line:'",
-          `expected a positive line number after ':start_line:', found '${startMatch[1]}'`,
-        );
-      }
-      if (!Number.isSafeInteger(Number(startMatch[1]))) {
-        fail(
-          blockNumber,
-          i + 1,
-          "a positive line number after ':start_line:'",
-          `expected a line number after ':start_line:', found '${startMatch[1]}', which is too large to be a line of any file`,
-        );
-      }
-      startLine = Number(startMatch[1]);
-      i++;
-      if (i < lines.length && END_LINE.test(lines[i])) {
-        i++;
-      }
-      if (i < lines.length && HEADER_SEPARATOR.test(lines[i])) {
-        i++;
-      }
-    }
-
-    const searchLines: string[] = [];
-    const replaceLines: string[] = [];
-    let dividerLine = 0;
-    let closed = false;
-    for (; i < lines.length; i++) {
-      const current = lines[i];
-      const inSearch = dividerLine === 0;
-      if (!mayBeMarker(current)) {
-        (inSearch ? searchLines : replaceLines).push(current);
-        continue;
-      }
-      if (SEARCH_MARKER.test(current)) {
-        if (inSearch) {
-          fail(
-            blockNumber,
-            i + 1,
-            `'${style.divider}'`,
-            `expected '${style.divider}' before another '${current.trim()}' (block ${blockNumber} opened on line ${openLine}; a SEARCH cannot be nested)`,
-          );
-        }
-        fail(
-          blockNumber,
-          i + 1,
-          `'${style.replace}'`,
-          `expected '${style.replace}' before the next '${current.trim()}' (block ${blockNumber} opened on line ${openLine})`,
-        );
-      }
-      if (REPLACE_MARKER.test(current)) {
-        if (inSearch) {
-          fail(blockNumber, i + 1, `'${style.divider}'`, `expected '${style.divider}' before '${current.trim()}'`);
-        }
-        closed = true;
-        i++;
-        break;
-      }
-      const divider = DIVIDER.exec(current);
-      // A divider counts only at the block's own indentation, so indented '=======' content stays content.
-      if (divider && divider[1] === indent) {
-        if (!inSearch) {
-          fail(
-            blockNumber,
-            i + 1,
-            `'${style.replace}'`,
-            `expected '${style.replace}' but found a second '${current.trim()}' (the first was on line ${dividerLine}); ` +
-              `a content line that looks like a marker makes the block ambiguous: if it is content, escape it as '\\${current.trim()}'`,
-          );
-        }
-        dividerLine = i + 1;
-        continue;
-      }
-      (inSearch ? searchLines : replaceLines).push(unescapeMarker(current));
-    }
-    if (!closed) {
-      const expected = dividerLine === 0 ? style.divider : style.replace;
-      fail(
-        blockNumber,
-        lastLine,
-        `'${expected}'`,
-        `expected '${expected}' but the input ended (block ${blockNumber} opened on line ${openLine})`,
-      );
-    }
-
-    dedentBlock(searchLines, replaceLines, indent);
-    const numbered = stripLineNumbers(searchLines, replaceLines);
-    const block: SearchReplaceBlock = {
-      index: blockNumber,
-      search: (numbered?.search ?? searchLines).join('\n'),
-      replace: (numbered?.replace ?? replaceLines).join('\n'),
-      sourceLine: openLine,
-    };
-    if (currentPath !== undefined) {
-      block.filePath = currentPath;
-    }
-    if (startLine !== undefined) {
-      block.startLine = startLine;
-    } else if (numbered?.firstLine !== undefined) {
-      // The numbers came from a view of the file: they say where the model read the text.
-      block.startLine = numbered.firstLine;
-    }
-    if (numbered) {
-      block.strippedLineNumbers = true;
-    }
-    blocks.push(block);
+    const open: OpenBlock = { number: blocks.length + 1, line: i + 1, indent: opening[1], style: styleOf(line) };
+    currentPath = findPathBefore(lines, i, afterPrevious) ?? currentPath;
+    const header = readHeader(lines, i + 1, open.number);
+    const body = readBody(lines, header.next, open, lastLine);
+    blocks.push(blockFrom(open, body, header.startLine, currentPath));
+    i = body.next;
     afterPrevious = i;
   }
   return blocks;
+}
+
+/** A block whose SEARCH marker has been read. */
+interface OpenBlock {
+  number: number;
+  /** 1-based line of the SEARCH marker. */
+  line: number;
+  indent: string;
+  style: MarkerStyle;
+}
+
+/** A REPLACE marker outside any block is an error: the SEARCH half went missing. */
+function failOnStrayReplace(line: string, blockNumber: number, lineNumber: number): void {
+  const stray = REPLACE_MARKER.exec(line);
+  if (stray) {
+    const style = styleOf(stray[2].startsWith('+') ? '-------' : '<<<<<<<');
+    fail(
+      blockNumber,
+      lineNumber,
+      `'${style.search}'`,
+      `expected '${style.search}' before '${line.trim()}' (a REPLACE marker with no open block)`,
+    );
+  }
+}
+
+/** Roo's optional header after the SEARCH marker: `:start_line:N`, `:end_line:N`, a `-------` separator. */
+function readHeader(lines: readonly string[], at: number, blockNumber: number): { startLine?: number; next: number } {
+  const startMatch = at < lines.length ? START_LINE.exec(lines[at]) : null;
+  if (!startMatch) {
+    return { next: at };
+  }
+  const expected = "a positive line number after ':start_line:'";
+  if (!/^\d+$/.test(startMatch[1]) || Number(startMatch[1]) < 1) {
+    fail(blockNumber, at + 1, expected, `expected a positive line number after ':start_line:', found '${startMatch[1]}'`);
+  }
+  if (!Number.isSafeInteger(Number(startMatch[1]))) {
+    fail(
+      blockNumber,
+      at + 1,
+      expected,
+      `expected a line number after ':start_line:', found '${startMatch[1]}', which is too large to be a line of any file`,
+    );
+  }
+  let next = at + 1;
+  if (next < lines.length && END_LINE.test(lines[next])) {
+    next++;
+  }
+  if (next < lines.length && HEADER_SEPARATOR.test(lines[next])) {
+    next++;
+  }
+  return { startLine: Number(startMatch[1]), next };
+}
+
+interface BlockBody {
+  searchLines: string[];
+  replaceLines: string[];
+  /** Index of the first line after the REPLACE marker. */
+  next: number;
+}
+
+/** The SEARCH and REPLACE lines up to the block's REPLACE marker; any other marker in between is an error. */
+function readBody(lines: readonly string[], at: number, open: OpenBlock, lastLine: number): BlockBody {
+  const { style } = open;
+  const searchLines: string[] = [];
+  const replaceLines: string[] = [];
+  let dividerLine = 0;
+  for (let i = at; i < lines.length; i++) {
+    const current = lines[i];
+    const inSearch = dividerLine === 0;
+    if (!mayBeMarker(current)) {
+      (inSearch ? searchLines : replaceLines).push(current);
+      continue;
+    }
+    if (SEARCH_MARKER.test(current)) {
+      if (inSearch) {
+        fail(
+          open.number,
+          i + 1,
+          `'${style.divider}'`,
+          `expected '${style.divider}' before another '${current.trim()}' (block ${open.number} opened on line ${open.line}; a SEARCH cannot be nested)`,
+        );
+      }
+      fail(
+        open.number,
+        i + 1,
+        `'${style.replace}'`,
+        `expected '${style.replace}' before the next '${current.trim()}' (block ${open.number} opened on line ${open.line})`,
+      );
+    }
+    if (REPLACE_MARKER.test(current)) {
+      if (inSearch) {
+        fail(open.number, i + 1, `'${style.divider}'`, `expected '${style.divider}' before '${current.trim()}'`);
+      }
+      return { searchLines, replaceLines, next: i + 1 };
+    }
+    const divider = DIVIDER.exec(current);
+    // A divider counts only at the block's own indentation, so indented '=======' content stays content.
+    if (divider && divider[1] === open.indent) {
+      if (!inSearch) {
+        fail(
+          open.number,
+          i + 1,
+          `'${style.replace}'`,
+          `expected '${style.replace}' but found a second '${current.trim()}' (the first was on line ${dividerLine}); ` +
+            `a content line that looks like a marker makes the block ambiguous: if it is content, escape it as '\\${current.trim()}'`,
+        );
+      }
+      dividerLine = i + 1;
+      continue;
+    }
+    (inSearch ? searchLines : replaceLines).push(unescapeMarker(current));
+  }
+  const expected = dividerLine === 0 ? style.divider : style.replace;
+  return fail(
+    open.number,
+    lastLine,
+    `'${expected}'`,
+    `expected '${expected}' but the input ended (block ${open.number} opened on line ${open.line})`,
+  );
+}
+
+/** The parsed block: indentation of a nested block removed, line-number prefixes of a file view stripped. */
+function blockFrom(open: OpenBlock, body: BlockBody, startLine: number | undefined, filePath: string | undefined): SearchReplaceBlock {
+  const { searchLines, replaceLines } = body;
+  dedentBlock(searchLines, replaceLines, open.indent);
+  const numbered = stripLineNumbers(searchLines, replaceLines);
+  const block: SearchReplaceBlock = {
+    index: open.number,
+    search: (numbered?.search ?? searchLines).join('\n'),
+    replace: (numbered?.replace ?? replaceLines).join('\n'),
+    sourceLine: open.line,
+  };
+  if (filePath !== undefined) {
+    block.filePath = filePath;
+  }
+  if (startLine !== undefined) {
+    block.startLine = startLine;
+  } else if (numbered?.firstLine !== undefined) {
+    // The numbers came from a view of the file: they say where the model read the text.
+    block.startLine = numbered.firstLine;
+  }
+  if (numbered) {
+    block.strippedLineNumbers = true;
+  }
+  return block;
 }
 
 /** Cheap pre-check: every marker (and escaped marker) starts with one of these after indentation. */
