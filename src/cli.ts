@@ -10,7 +10,15 @@ import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE
 import { languageIdFor, namesFile } from './node/paths';
 import { EXIT_CODES, printReport, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
-import { createTextFile, decodeText, readTextFile, type TextFile, TextFileError, writeTextFile } from './node/textFile';
+import {
+  createTextFile,
+  InputSourceError,
+  readInputText,
+  readTextFile,
+  type TextFile,
+  TextFileError,
+  writeTextFile,
+} from './node/textFile';
 
 /** The --json object (the contract other tools read). */
 interface JsonReport {
@@ -117,41 +125,24 @@ async function apply(args: ApplyArgs): Promise<number> {
 }
 
 async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {
-  const fromStdin = args.blocks === undefined || args.blocks === '-';
-  const source = fromStdin ? 'stdin' : args.blocks!;
-  let bytes: Buffer;
-  if (fromStdin) {
-    if (process.stdin.isTTY) {
-      throw new UsageError('no blocks: pass --blocks <path> or pipe the blocks on stdin');
+  let input: { text: string; name: string };
+  try {
+    input = await readInputText(args.blocks, 'the blocks');
+  } catch (error) {
+    if (error instanceof InputSourceError) {
+      throw error.reason === 'terminal'
+        ? new UsageError('no blocks: pass --blocks <path> or pipe the blocks on stdin')
+        : new InvalidInput(error.message);
     }
-    try {
-      bytes = await readStdin();
-    } catch (error) {
-      throw new InvalidInput(`cannot read the blocks from stdin: ${(error as Error).message}`);
-    }
-  } else {
-    try {
-      bytes = fs.readFileSync(source);
-    } catch (error) {
-      throw new InvalidInput(`cannot read the blocks from ${source}: ${(error as Error).message}`);
-    }
+    throw error;
   }
-  const { text } = decodeText(bytes, `the blocks from ${source}`);
-  const blocks = editBlocks(parseEdits(text));
+  const blocks = editBlocks(parseEdits(input.text));
   if (blocks.length === 0) {
     throw new InvalidInput(
-      `no SEARCH/REPLACE blocks found in ${source} (expected "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE" lines, or a unified diff or apply_patch patch)`,
+      `no SEARCH/REPLACE blocks found in ${input.name} (expected "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE" lines, or a unified diff or apply_patch patch)`,
     );
   }
   return blocks;
-}
-
-async function readStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) {
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 function write(displayName: string, file: TextFile | undefined, original: string, content: string): void {

@@ -13,7 +13,7 @@ import { jsonRequested } from './args';
 import { printReport } from './output';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
-import { createTextFile, decodeText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
+import { createTextFile, InputSourceError, readInputText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
 
 export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]';
 
@@ -106,26 +106,16 @@ function report(json: JsonPatchReport, asJson: boolean): number {
 }
 
 async function readInput(source: string | undefined): Promise<{ text: string; name: string }> {
-  const fromStdin = source === undefined || source === '-';
-  const name = fromStdin ? 'stdin' : source!;
-  let bytes: Buffer;
-  if (fromStdin) {
-    if (process.stdin.isTTY) {
-      throw new PatchInputError('usage error: no patch: pass a patch file or pipe the patch on stdin');
+  try {
+    return await readInputText(source, 'the patch');
+  } catch (error) {
+    if (error instanceof InputSourceError) {
+      throw new PatchInputError(
+        error.reason === 'terminal' ? 'usage error: no patch: pass a patch file or pipe the patch on stdin' : error.message,
+      );
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) {
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    }
-    bytes = Buffer.concat(chunks);
-  } else {
-    try {
-      bytes = fs.readFileSync(name);
-    } catch (error) {
-      throw new PatchInputError(`cannot read the patch from ${name}: ${(error as Error).message}`);
-    }
+    throw error;
   }
-  return { text: decodeText(bytes, `the patch from ${name}`).text, name };
 }
 
 // ---- paths under the root ---------------------------------------------------------------------------

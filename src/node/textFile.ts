@@ -68,6 +68,45 @@ export function decodeText(bytes: Buffer, name: string): { text: string; bom: bo
   return { text: bytes.toString('utf8', bom ? 3 : 0), bom };
 }
 
+/** An input named on the command line could not be read: stdin is a terminal (nothing piped), or the read failed. */
+export class InputSourceError extends Error {
+  constructor(
+    readonly reason: 'terminal' | 'unreadable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InputSourceError';
+  }
+}
+
+/**
+ * The text of an input the CLI reads whole: the file `source`, or stdin when `source` is undefined or
+ * '-'. `what` names it in messages ("the blocks", "the patch"). Throws InputSourceError, or
+ * TextFileError for bytes that are not text.
+ */
+export async function readInputText(source: string | undefined, what: string): Promise<{ text: string; name: string }> {
+  const fromStdin = source === undefined || source === '-';
+  const name = fromStdin ? 'stdin' : source;
+  if (fromStdin && process.stdin.isTTY) {
+    throw new InputSourceError('terminal', `no input: ${what} must be piped on stdin or named`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = fromStdin ? await readStdin() : fs.readFileSync(name);
+  } catch (error) {
+    throw new InputSourceError('unreadable', `cannot read ${what} from ${name}: ${(error as Error).message}`);
+  }
+  return { text: decodeText(bytes, `${what} from ${name}`).text, name };
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Reads and decodes a text file; undefined when it does not exist (a dangling symlink included). */
 export function readTextFile(filePath: string): TextFile | undefined {
   let realPath: string;
