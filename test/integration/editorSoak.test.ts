@@ -168,40 +168,33 @@ suite('editor soak: seeded random sequence of applies, choices, typing, formatti
       return undefined;
     };
 
+    /**
+     * Marks the last line of a region with a comment through a block: quoted as the file has it
+     * ('exact'), or with the region's common indentation stripped ('drift': the tier must restore it).
+     */
+    const applyMarked = async (file: FileState, kind: 'exact' | 'drift'): Promise<void> => {
+      const lines = file.model.split('\n');
+      const r = region(lines);
+      if (!r) {
+        return;
+      }
+      const [at, len] = r;
+      const search = lines.slice(at, at + len);
+      const common = kind === 'drift' ? Math.min(...search.map((l) => /^ */.exec(l)![0].length)) : 0;
+      if (kind === 'drift' && common === 0) {
+        return;
+      }
+      const replace = [...search];
+      replace[len - 1] += ` // ${kind[0]}${step}`;
+      const quote = (l: string) => l.slice(common);
+      const outcome = await applyText(block(search.map(quote).join('\n'), replace.map(quote).join('\n')), file.uri);
+      assert.equal(outcome.status, 'applied', `${where(kind)}: ${outcome.summary}`);
+      record(file, [...lines.slice(0, at), ...replace, ...lines.slice(at + len)].join('\n'));
+    };
+
     const actions: Record<string, (file: FileState) => Promise<void>> = {
-      async exact(file) {
-        const lines = file.model.split('\n');
-        const r = region(lines);
-        if (!r) {
-          return;
-        }
-        const [at, len] = r;
-        const search = lines.slice(at, at + len);
-        const replace = [...search];
-        replace[len - 1] += ` // e${step}`;
-        const outcome = await applyText(block(search.join('\n'), replace.join('\n')), file.uri);
-        assert.equal(outcome.status, 'applied', `${where('exact')}: ${outcome.summary}`);
-        record(file, [...lines.slice(0, at), ...replace, ...lines.slice(at + len)].join('\n'));
-      },
-      async drift(file) {
-        const lines = file.model.split('\n');
-        const r = region(lines);
-        if (!r) {
-          return;
-        }
-        const [at, len] = r;
-        const search = lines.slice(at, at + len);
-        const common = Math.min(...search.map((l) => /^ */.exec(l)![0].length));
-        if (common === 0) {
-          return;
-        }
-        const replace = [...search];
-        replace[len - 1] += ` // d${step}`;
-        const dedent = (l: string) => l.slice(common);
-        const outcome = await applyText(block(search.map(dedent).join('\n'), replace.map(dedent).join('\n')), file.uri);
-        assert.equal(outcome.status, 'applied', `${where('drift')}: ${outcome.summary}`);
-        record(file, [...lines.slice(0, at), ...replace, ...lines.slice(at + len)].join('\n'));
-      },
+      exact: (file) => applyMarked(file, 'exact'),
+      drift: (file) => applyMarked(file, 'drift'),
       async miss(file) {
         const lines = file.model.split('\n');
         const r = region(lines);
