@@ -21,6 +21,7 @@ import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
+import { formatScore } from './score';
 import { describeDifferences } from './lineDiff';
 
 const DEFAULT_LINE_HINT_WINDOW = 20;
@@ -664,7 +665,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     outcome.tier = 'fuzzy';
     outcome.score = best.score;
     outcome.range = batch.range(best.start, best.end);
-    outcome.notes.push(`placed by fuzzy match (score ${best.score.toFixed(2)}, fuzzyApply ${settings.fuzzyApply})`);
+    outcome.notes.push(`placed by fuzzy match (score ${formatScore(best.score)}, fuzzyApply ${settings.fuzzyApply})`);
     return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
@@ -679,7 +680,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   } else if (best && settings.fuzzyApply !== undefined) {
     outcome.notes.push(
       best.score < settings.fuzzyApply
-        ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`
+        ? `best fuzzy score ${formatScore(best.score)} is below fuzzyApply ${settings.fuzzyApply}`
         : fuzzy.truncated
           ? 'the fuzzy search was cut short, so the best candidate is not known to be unique; not applied'
           : twins.length > 0
@@ -743,7 +744,7 @@ function rivalText(batch: Batch, rival: { start: number; end: number; score: num
     return 'none';
   }
   const r = batch.range(rival.start, rival.end);
-  return `lines ${r.startLine}-${r.endLine}, score ${rival.score.toFixed(2)}`;
+  return `lines ${r.startLine}-${r.endLine}, score ${formatScore(rival.score)}`;
 }
 
 function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRange): Evaluation {

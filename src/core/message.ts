@@ -4,6 +4,9 @@
 // SEARCH to be re-emitted exactly from those lines.
 
 import type { BatchStatus, BlockOutcome, LineRange, Tier } from './types';
+import { formatScore } from './score';
+
+export { formatScore };
 
 export interface MessageInput {
   /** Name of the file as the model knows it (workspace-relative path). */
@@ -204,15 +207,6 @@ function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: 
     text += ` ${which} matched and will apply once ${failedList.length === 1 ? 'it is' : 'they are'} fixed; re-send the whole batch.`;
   }
   return text;
-}
-
-/** Scores with two decimals; anything short of a perfect match never rounds up to 1.00. */
-export function formatScore(score: number): string {
-  if (score >= 1) {
-    return '1.00';
-  }
-  const hundredths = Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
-  return (hundredths / 100).toFixed(2);
 }
 
 function rangeText(range: LineRange, withWord = true): string {

@@ -9,6 +9,7 @@ import { editBlocks, parseEdits } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
 import type { ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, Tier } from '../core/types';
+import { formatPercent } from '../core/score';
 import { appliedSummary, type Feedback, rangesAfterEdits } from './feedback';
 import { describeDecision, type Log } from './log';
 import { engineOptions } from './settings';
@@ -419,7 +420,7 @@ export class ApplyService {
       }
       if (outcome.status === 'not_found' && outcome.candidates.length > 0) {
         const best = outcome.candidates[0];
-        return `Block ${outcome.index} has no exact match in ${part.label}; best candidate ${Math.round(best.score * 100)}% at lines ${best.startLine}-${best.endLine}. Nothing was applied until you choose.`;
+        return `Block ${outcome.index} has no exact match in ${part.label}; best candidate ${formatPercent(best.score)} at lines ${best.startLine}-${best.endLine}. Nothing was applied until you choose.`;
       }
       return '';
     });

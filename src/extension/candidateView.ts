@@ -3,6 +3,7 @@
 // candidate lines, and a hover showing how the block's SEARCH differs from them.
 import * as vscode from 'vscode';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
+import { formatPercent } from '../core/score';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
 import { tierPhrase } from './feedback';
@@ -21,10 +22,6 @@ export interface CandidateRow {
   applyTitle: string;
 }
 
-function pct(score: number): number {
-  return Math.round(score * 100);
-}
-
 /** Rows for every candidate of every block waiting for a choice in `uri`. */
 export function candidateRows(store: PendingStore, uri: vscode.Uri): CandidateRow[] {
   const rows: CandidateRow[] = [];
@@ -36,7 +33,7 @@ export function candidateRows(store: PendingStore, uri: vscode.Uri): CandidateRo
         const applyTitle =
           outcome.status === 'ambiguous'
             ? `$(check) ${prefix}Apply here (${rank + 1} of ${outcome.candidates.length})`
-            : `$(check) ${prefix}Apply here · ${pct(candidate.score)}% · lines ${candidate.startLine}-${candidate.endLine}`;
+            : `$(check) ${prefix}Apply here · ${formatPercent(candidate.score)} · lines ${candidate.startLine}-${candidate.endLine}`;
         rows.push({
           batch,
           part,
@@ -76,7 +73,7 @@ export function candidateHover(row: CandidateRow): vscode.MarkdownString {
   const head =
     outcome.status === 'ambiguous'
       ? `**Resilient Apply** · block ${outcome.index} matches here (${row.rank + 1} of ${outcome.candidates.length}${outcome.tier && outcome.tier !== 'exact' ? `, ${tierPhrase(outcome.tier)}` : ''}) · lines ${candidate.startLine}-${candidate.endLine}`
-      : `**Resilient Apply** · block ${outcome.index} · ${pct(candidate.score)}% similar · lines ${candidate.startLine}-${candidate.endLine}`;
+      : `**Resilient Apply** · block ${outcome.index} · ${formatPercent(candidate.score)} similar · lines ${candidate.startLine}-${candidate.endLine}`;
   md.appendMarkdown(head + '\n\n');
   if (candidate.note) {
     md.appendMarkdown(`_${candidate.note}_\n\n`);

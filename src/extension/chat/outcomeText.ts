@@ -2,6 +2,7 @@
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
 import type { BlockOutcome, Candidate, LineRange, Tier } from '../../core/types';
+import { formatPercent } from '../../core/score';
 
 const TIER_PHRASES: Record<Tier, string> = {
   exact: 'exactly',
@@ -26,11 +27,8 @@ export function linesLabel(range: LineRange): string {
   return range.startLine === range.endLine ? `line ${range.startLine}` : `lines ${range.startLine}-${range.endLine}`;
 }
 
-/** A similarity as a whole percentage, truncated like the engine's message ([0.92] is 92%), never 100% unless exact. */
-export function percent(score: number): string {
-  const value = score >= 1 ? 100 : Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
-  return `${value}%`;
-}
+/** A similarity as a whole percentage, rounded down like every score shown (see core/score.ts). */
+export const percent = formatPercent;
 
 /** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148". */
 export function outcomeLine(outcome: BlockOutcome): string {
