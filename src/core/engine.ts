@@ -22,6 +22,7 @@ import { LineLedger, TextLedger } from './ledger';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
 import { formatScore } from './score';
+import { tierInfo } from './tierTable';
 import { describeDifferences } from './lineDiff';
 
 const DEFAULT_LINE_HINT_WINDOW = 20;
@@ -544,7 +545,7 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
   // An occurrence picked among invisible twins keeps its own tier (a hint may pick the CRLF one).
   tier = occ.tier;
   outcome.tier = tier;
-  const needsConsent = tier !== 'exact' && tier !== 'line-endings';
+  const needsConsent = !tierInfo(tier).appliesWithoutConsent;
   if (needsConsent && !settings.autoApplyNormalized) {
     outcome.status = 'not_found';
     outcome.candidates = [

@@ -3,7 +3,8 @@
 // quotes the file's real text for the closest regions with a score and line range, then asks for
 // SEARCH to be re-emitted exactly from those lines.
 
-import type { BatchStatus, BlockOutcome, LineRange, Tier } from './types';
+import type { BatchStatus, BlockOutcome, LineRange } from './types';
+import { tierForgives, tierInfo } from './tierTable';
 import { formatScore } from './score';
 
 export { formatScore };
@@ -19,19 +20,6 @@ export interface MessageInput {
 const MAX_QUOTED_OCCURRENCES = 5;
 /** How many ambiguous occurrences are listed by line range at all. */
 const MAX_LISTED_OCCURRENCES = 20;
-
-const TIER_DESCRIPTION: Record<Tier, string> = {
-  exact: 'exactly',
-  'line-endings': 'line endings (CRLF/LF)',
-  'trailing-whitespace': 'trailing whitespace',
-  indentation: 'indentation',
-  quotes: 'quote characters',
-  unicode: 'unicode punctuation and spaces',
-  'line-numbers': 'line-number prefixes',
-  'sanitized-tags': 'sanitised tags',
-  whitespace: 'whitespace between tokens',
-  fuzzy: 'fuzzy similarity',
-};
 
 export function formatMessage(input: MessageInput): string {
   const { fileName, status, blocks } = input;
@@ -87,15 +75,15 @@ function appliedPhrases(block: BlockOutcome): string[] {
   if (phrases.length > 0) {
     return phrases;
   }
-  const tier = block.tier ?? 'exact';
-  if (tier === 'exact') {
+  const tier = tierInfo(block.tier ?? 'exact');
+  if (tier.kind === 'exact') {
     return [];
   }
-  if (tier === 'fuzzy') {
+  if (tier.kind === 'fuzzy') {
     const score = block.score !== undefined ? ` (score ${formatScore(block.score)})` : '';
     return [`placed by fuzzy match${score}`];
   }
-  return [`matched after normalising ${TIER_DESCRIPTION[tier]}`];
+  return [`matched after normalising ${tier.forgives}`];
 }
 
 function failedBlockMessage(fileName: string, block: BlockOutcome, total: number): string {
@@ -162,8 +150,7 @@ const TRUNCATED = 'The fuzzy search was truncated at its work limit (very large 
 
 function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const occurrences = block.candidates;
-  const normalised =
-    block.tier && block.tier !== 'exact' && block.tier !== 'fuzzy' ? ` (after normalising ${TIER_DESCRIPTION[block.tier]})` : '';
+  const normalised = block.tier && tierInfo(block.tier).kind === 'normalising' ? ` (after normalising ${tierForgives(block.tier)})` : '';
   const listed = occurrences.slice(0, MAX_LISTED_OCCURRENCES).map((c) => rangeText(c, false));
   const more = occurrences.length > MAX_LISTED_OCCURRENCES ? ` and ${occurrences.length - MAX_LISTED_OCCURRENCES} more` : '';
   const out: string[] = [

@@ -5,31 +5,10 @@
 // ORIGINAL document text handed to the engine (a failed batch leaves the file untouched, so that is
 // the text a user or a model sees). Offsets are UTF-16 code-unit offsets into that same text.
 
-/** The matching tiers, cheapest and strictest first. The first tier with any match decides. */
-export type Tier =
-  | 'exact'
-  | 'line-endings'
-  | 'trailing-whitespace'
-  | 'indentation'
-  | 'quotes'
-  | 'unicode'
-  | 'line-numbers'
-  | 'sanitized-tags'
-  | 'whitespace'
-  | 'fuzzy';
+// The matching tiers and their order live in the tier table (one entry per tier).
+import type { Tier } from './tierTable';
 
-export const TIERS: readonly Tier[] = [
-  'exact',
-  'line-endings',
-  'trailing-whitespace',
-  'indentation',
-  'quotes',
-  'unicode',
-  'line-numbers',
-  'sanitized-tags',
-  'whitespace',
-  'fuzzy',
-];
+export { type Tier, TIERS } from './tierTable';
 
 /** One SEARCH/REPLACE block as parsed from the input. */
 export interface SearchReplaceBlock {

@@ -2,11 +2,11 @@
 // ("Apply here · 92% · lines 142-148 | Preview | Dismiss", best first), theme-coloured highlights on the
 // candidate lines, and a hover showing how the block's SEARCH differs from them.
 import * as vscode from 'vscode';
-import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
+import type { BlockOutcome, Candidate, SearchReplaceBlock, Tier } from '../core/types';
 import { formatPercent } from '../core/score';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
-import { tierPhrase } from './feedback';
+import { tierInfo, tierPhrase } from '../core/tierTable';
 import { describeDifferences } from './lineDiff';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
@@ -72,7 +72,7 @@ export function candidateHover(row: CandidateRow): vscode.MarkdownString {
   md.isTrusted = { enabledCommands: [Commands.applyCandidate, Commands.previewCandidate, Commands.dismissBatch] };
   const head =
     outcome.status === 'ambiguous'
-      ? `**Resilient Apply** · block ${outcome.index} matches here (${row.rank + 1} of ${outcome.candidates.length}${outcome.tier && outcome.tier !== 'exact' ? `, ${tierPhrase(outcome.tier)}` : ''}) · lines ${candidate.startLine}-${candidate.endLine}`
+      ? `**Resilient Apply** · block ${outcome.index} matches here (${row.rank + 1} of ${outcome.candidates.length}${outcome.tier && tierInfo(outcome.tier).kind !== 'exact' ? `, ${tierPhrase(outcome.tier)}` : ''}) · lines ${candidate.startLine}-${candidate.endLine}`
       : `**Resilient Apply** · block ${outcome.index} · ${formatPercent(candidate.score)} similar · lines ${candidate.startLine}-${candidate.endLine}`;
   md.appendMarkdown(head + '\n\n');
   if (candidate.note) {
@@ -195,7 +195,7 @@ function describePlacement(part: MatchedPart): string {
   if (tiers.size === 1 && tiers.has('exact')) {
     return 'now matches exactly';
   }
-  return `now matches: ${[...tiers].map((t) => (t === 'chosen' ? 'at your choice' : tierPhrase(t as Parameters<typeof tierPhrase>[0]))).join(', ')}`;
+  return `now matches: ${[...tiers].map((t) => (t === 'chosen' ? 'at your choice' : tierPhrase(t as Tier))).join(', ')}`;
 }
 
 /** Highlights candidate lines (best one stronger) and matched-but-waiting blocks, with hovers. */

@@ -1,26 +1,12 @@
 // The words the @apply participant shows for an engine outcome. Kept free of the vscode module so the
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
-import type { BlockOutcome, Candidate, LineRange, Tier } from '../../core/types';
+import type { BlockOutcome, Candidate, LineRange } from '../../core/types';
+import { tierInfo, tierPhrase } from '../../core/tierTable';
 import { formatPercent } from '../../core/score';
 
-const TIER_PHRASES: Record<Tier, string> = {
-  exact: 'exactly',
-  'line-endings': 'after normalising line endings',
-  'trailing-whitespace': 'after ignoring trailing whitespace',
-  indentation: 'after normalising indentation',
-  quotes: 'after normalising quotes',
-  unicode: 'after normalising unicode punctuation',
-  'line-numbers': 'after stripping line numbers',
-  'sanitized-tags': 'after restoring sanitised tags',
-  whitespace: 'after ignoring whitespace between tokens',
-  fuzzy: 'by fuzzy match',
-};
-
-/** "exactly", "after normalising indentation", ... */
-export function tierPhrase(tier: Tier): string {
-  return TIER_PHRASES[tier];
-}
+/** "exactly", "after normalising indentation", ...: the tier table's phrase. */
+export { tierPhrase };
 
 /** "line 7" or "lines 142-148". */
 export function linesLabel(range: LineRange): string {
@@ -37,11 +23,14 @@ export function outcomeLine(outcome: BlockOutcome): string {
     case 'pending': {
       const where = outcome.range ? ` at ${linesLabel(outcome.range)}` : '';
       const tier = outcome.tier ?? 'exact';
-      const how = tier === 'fuzzy' && outcome.score !== undefined ? `by fuzzy match (${percent(outcome.score)})` : tierPhrase(tier);
+      const how =
+        tierInfo(tier).kind === 'fuzzy' && outcome.score !== undefined
+          ? `${tierPhrase(tier)} (${percent(outcome.score)})`
+          : tierPhrase(tier);
       return `matched ${how}${where}`;
     }
     case 'ambiguous': {
-      const how = outcome.tier && outcome.tier !== 'exact' ? ` (${tierPhrase(outcome.tier)})` : '';
+      const how = outcome.tier && tierInfo(outcome.tier).kind !== 'exact' ? ` (${tierPhrase(outcome.tier)})` : '';
       const places = outcome.candidates.map((c) => `${c.startLine}-${c.endLine}`).join(', ');
       return `ambiguous: ${outcome.candidates.length} matches${how} at lines ${places}`;
     }
