@@ -13,6 +13,7 @@
 import { applyBlocks } from './engine';
 import { DocLines } from './lines';
 import { formatMessage } from './message';
+import { holdBack, isFailure } from './outcome';
 import { Matcher, type Occurrence, prepareSearch } from './tiers';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, Candidate, SearchReplaceBlock, Tier } from './types';
 
@@ -226,14 +227,10 @@ export function applyEdits(documentText: string, blocks: readonly SearchReplaceB
     }
     return finishOutcome(byIndex.get(block.index)!, block, plan);
   });
-  const failure = outcomes.find((o) => o.status !== 'applied' && o.status !== 'pending');
+  const failure = outcomes.find(isFailure);
   const status: BatchStatus = failure ? (failure.status as BatchStatus) : 'applied';
   if (status !== 'applied') {
-    for (const o of outcomes) {
-      if (o.status === 'applied') {
-        o.status = 'pending';
-      }
-    }
+    holdBack(outcomes);
   }
   const merged: ApplyResult = {
     status,

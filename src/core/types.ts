@@ -76,7 +76,12 @@ export interface Candidate extends LineRange {
   differences?: string[];
 }
 
-export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'pending';
+/**
+ * A block's status; outcome.ts reads it, with the fields below, as one typed verdict (BlockVerdict).
+ * 'held_back' is written `pending` in the CLI's --json output (the documented contract, see
+ * src/node/output.ts); in the extension "pending" means a batch waiting for the user's choice.
+ */
+export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'held_back';
 export type BatchStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid';
 
 export interface BlockOutcome {
@@ -86,7 +91,7 @@ export interface BlockOutcome {
    * applied: placed (and in the content when the batch applied).
    * not_found / ambiguous: this block stopped the batch.
    * invalid: the block itself is unusable (e.g. empty SEARCH on a non-empty file).
-   * pending: this block matched but the batch did not apply because another block failed.
+   * held_back: this block matched but the batch did not apply because another block failed.
    */
   status: BlockStatus;
   /** The tier that decided (for placed blocks, and for ambiguous ones). */
@@ -106,6 +111,11 @@ export interface BlockOutcome {
    * the edit was applied before (status stays not_found, with no candidates and a note saying so).
    */
   alreadyApplied?: LineRange;
+  /**
+   * SEARCH quotes the original text of lines these earlier blocks of the batch replaced (a stale
+   * anchor; status not_found, the current text of those lines as candidates).
+   */
+  replacedBy?: number[];
 }
 
 /** A replacement against the ORIGINAL text. Edits are sorted and never overlap. */

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { BlockOutcome, Candidate, SearchReplaceBlock, Tier } from '../core/types';
 import { formatPercent } from '../core/score';
+import { isPlaced } from '../core/outcome';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
 import { tierInfo, tierPhrase } from '../core/tierTable';
@@ -158,7 +159,7 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
         continue;
       }
       for (const outcome of part.result.blocks) {
-        if ((outcome.status === 'applied' || outcome.status === 'pending') && outcome.range) {
+        if (isPlaced(outcome) && outcome.range) {
           const waitingFor = [...unresolvedIndexes(batch)].filter((i) => i !== outcome.index);
           const line = outcome.range.startLine - 1;
           lenses.push(
@@ -239,7 +240,7 @@ class CandidateDecorations implements vscode.Disposable {
       }
       for (const { part } of this.store.partsFor(editor.document.uri)) {
         for (const outcome of part.result.blocks) {
-          if ((outcome.status === 'applied' || outcome.status === 'pending') && outcome.range) {
+          if (isPlaced(outcome) && outcome.range) {
             ready.push({ range: new vscode.Range(outcome.range.startLine - 1, 0, outcome.range.endLine - 1, 0) });
           }
         }

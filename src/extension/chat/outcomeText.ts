@@ -2,8 +2,10 @@
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
 import type { BlockOutcome, Candidate, LineRange } from '../../core/types';
-import { tierInfo, tierPhrase } from '../../core/tierTable';
+import { tierPhrase } from '../../core/tierTable';
 import { formatPercent } from '../../core/score';
+import { outcomeLine } from '../../core/message';
+import { isPlaced } from '../../core/outcome';
 
 /** "exactly", "after normalising indentation", ...: the tier table's phrase. */
 export { tierPhrase };
@@ -16,39 +18,12 @@ export function linesLabel(range: LineRange): string {
 /** A similarity as a whole percentage, rounded down like every score shown (see core/score.ts). */
 export const percent = formatPercent;
 
-/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148". */
-export function outcomeLine(outcome: BlockOutcome): string {
-  switch (outcome.status) {
-    case 'applied':
-    case 'pending': {
-      const where = outcome.range ? ` at ${linesLabel(outcome.range)}` : '';
-      const tier = outcome.tier ?? 'exact';
-      const how =
-        tierInfo(tier).kind === 'fuzzy' && outcome.score !== undefined
-          ? `${tierPhrase(tier)} (${percent(outcome.score)})`
-          : tierPhrase(tier);
-      return `matched ${how}${where}`;
-    }
-    case 'ambiguous': {
-      const how = outcome.tier && tierInfo(outcome.tier).kind !== 'exact' ? ` (${tierPhrase(outcome.tier)})` : '';
-      const places = outcome.candidates.map((c) => `${c.startLine}-${c.endLine}`).join(', ');
-      return `ambiguous: ${outcome.candidates.length} matches${how} at lines ${places}`;
-    }
-    case 'not_found': {
-      const best = outcome.candidates[0];
-      if (!best) {
-        return 'not found, nothing similar in the file';
-      }
-      return `not found, best ${percent(best.score)} at ${linesLabel(best)}`;
-    }
-    case 'invalid':
-      return `invalid: ${outcome.notes[0] ?? 'this block cannot be applied'}`;
-  }
-}
+/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148" (see core/message.ts). */
+export { outcomeLine };
 
 /** True when the block found exactly one place (applied in the dry run, or waiting on another block). */
 export function isUnique(outcome: BlockOutcome): boolean {
-  return (outcome.status === 'applied' || outcome.status === 'pending') && outcome.range !== undefined;
+  return isPlaced(outcome) && outcome.range !== undefined;
 }
 
 /** Button label for choosing one candidate: "Apply here (92%, lines 142-148)" or "Apply here (2 of 3, lines 10-12)". */
