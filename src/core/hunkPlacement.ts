@@ -14,6 +14,7 @@ import { applyBlocks } from './engine';
 import { DocLines } from './lines';
 import { formatMessage } from './message';
 import { holdBack, isFailure } from './outcome';
+import { tierInfo } from './tierTable';
 import { Matcher, type Occurrence, prepareSearch } from './tiers';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, Candidate, SearchReplaceBlock, Tier } from './types';
 
@@ -183,7 +184,7 @@ function finishOutcome(outcome: BlockOutcome, block: SearchReplaceBlock, plan: H
     }
   }
   const result = { ...outcome, notes: [...notes, ...(plan?.notes ?? [])] };
-  if (plan?.choice && outcome.tier === 'fuzzy' && outcome.range) {
+  if (plan?.choice && outcome.tier && tierInfo(outcome.tier).kind === 'fuzzy' && outcome.range) {
     result.tier = plan.choice.tier;
     result.score = 1;
   }
