@@ -4,9 +4,6 @@ import type { TextEdit, Tier } from '../core/types';
 import { tierInfo, tierPhrase } from '../core/tierTable';
 import { Colors, FLASH_MS } from './constants';
 
-/** "after normalising indentation" and the like, for messages: the tier table's phrase. */
-export { tierPhrase };
-
 /**
  * "Applied 3/3 blocks to src/x.ts (1 after normalising indentation, 1 at a chosen candidate)".
  * `placements` has one entry per block: its tier, or 'chosen' when the user picked the place.

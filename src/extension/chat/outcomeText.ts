@@ -2,13 +2,9 @@
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
 import type { BlockOutcome, Candidate, LineRange } from '../../core/types';
-import { tierPhrase } from '../../core/tierTable';
 import { formatPercent } from '../../core/score';
 import { outcomeLine } from '../../core/message';
 import { isPlaced } from '../../core/outcome';
-
-/** "exactly", "after normalising indentation", ...: the tier table's phrase. */
-export { tierPhrase };
 
 /** "line 7" or "lines 142-148". */
 export function linesLabel(range: LineRange): string {
