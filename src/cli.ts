@@ -8,7 +8,7 @@ import { BlockParseError } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
 import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
-import { EXIT_CODES, printReport, writeQuietly } from './node/output';
+import { EXIT_CODES, printReport, type WireBlockStatus, wireStatus, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
 import {
   createTextFile,
@@ -31,7 +31,7 @@ interface JsonReport {
 
 interface JsonBlock {
   index: number;
-  status: BlockOutcome['status'];
+  status: WireBlockStatus;
   tier?: string;
   range?: { startLine: number; endLine: number };
   score?: number;
@@ -166,7 +166,7 @@ function toJson(args: ApplyArgs, result: ApplyResult): JsonReport {
 }
 
 function toJsonBlock(outcome: BlockOutcome): JsonBlock {
-  const block: JsonBlock = { index: outcome.index, status: outcome.status };
+  const block: JsonBlock = { index: outcome.index, status: wireStatus(outcome.status) };
   if (outcome.tier !== undefined) {
     block.tier = outcome.tier;
   }

@@ -21,6 +21,9 @@ import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
 import { formatMessage } from './message';
+import { formatScore } from './score';
+import { tierInfo } from './tierTable';
+import { holdBack, markAlreadyApplied, markAmbiguous, markApplied, markInvalid, markStale, undecided } from './outcome';
 import { describeDifferences } from './lineDiff';
 import { SETTINGS } from './settings';
 
@@ -312,10 +315,6 @@ function trimCommonLines(original: string, start: number, end: number, newText: 
 
 // ---- per-block evaluation -------------------------------------------------------------------------
 
-function outcomeOf(index: number): BlockOutcome {
-  return { index, status: 'not_found', candidates: [], notes: [] };
-}
-
 function isEmptySearch(search: string): boolean {
   return search.trim() === '';
 }
@@ -418,7 +417,7 @@ function placeRegion(
  * at its header's depth, lines collapsed to one depth): a near miss, each window a candidate.
  */
 function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, misses: readonly IndentMiss[]): Evaluation {
-  const outcome = outcomeOf(block.index);
+  const outcome = undecided(block.index);
   const searchText = spec.lines.join('\n');
   for (const miss of misses.slice(0, batch.settings.maxCandidates)) {
     const detail = miss.lines
@@ -440,23 +439,21 @@ function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: Search
 
 function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   const settings = batch.settings;
-  const outcome = outcomeOf(block.index);
+  const outcome = undecided(block.index);
   const choice = settings.choices[block.index];
   if (choice) {
     return evaluateChoice(batch, block, choice);
   }
   const badHint = hintProblem(batch, block);
   if (badHint) {
-    outcome.status = 'invalid';
-    outcome.notes.push(badHint);
+    markInvalid(outcome, badHint);
     return { outcome };
   }
 
   if (block.search === block.replace && !isEmptySearch(block.search)) {
     // A model that re-sends SEARCH as REPLACE believes it changed something: applying it as a no-op
     // would report success for an edit that never happened.
-    outcome.status = 'invalid';
-    outcome.notes.push('SEARCH and REPLACE are identical, so this block changes nothing; put the changed lines in REPLACE');
+    markInvalid(outcome, 'SEARCH and REPLACE are identical, so this block changes nothing; put the changed lines in REPLACE');
     return { outcome };
   }
 
@@ -464,15 +461,12 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   if (isEmptySearch(block.search)) {
     if (doc.text.trim() === '') {
       const lines = block.replace === '' ? [] : replaceLinesOf(block).map((text) => ({ text }));
-      outcome.status = 'applied';
-      outcome.tier = 'exact';
-      outcome.score = 1;
-      outcome.range = batch.range(0, doc.count);
+      markApplied(outcome, 'exact', batch.range(0, doc.count), 1);
       outcome.notes.push('empty SEARCH: REPLACE became the content of the empty file');
       return { outcome, placement: { start: 0, end: doc.count, lines, remove: false, fill: true } };
     }
-    outcome.status = 'invalid';
-    outcome.notes.push(
+    markInvalid(
+      outcome,
       `empty SEARCH can only fill an empty file, but ${settings.fileName} has ${doc.count} line${doc.count === 1 ? '' : 's'}; quote the lines to change in SEARCH`,
     );
     return { outcome };
@@ -506,7 +500,7 @@ function hintProblem(batch: Batch, block: SearchReplaceBlock): string | undefine
 
 function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, occs: Occurrence[]): Evaluation {
   const settings = batch.settings;
-  const outcome = outcomeOf(block.index);
+  const outcome = undecided(block.index);
   outcome.tier = tier;
   const hint = block.startLine ?? settings.lineHint;
   const firstLine = (o: Occurrence) => batch.range(o.start, o.end).startLine;
@@ -531,8 +525,11 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
     }
   }
   if (!occ) {
-    outcome.status = 'ambiguous';
-    outcome.candidates = occs.map((o) => batch.candidate(o.start, o.end, 1));
+    markAmbiguous(
+      outcome,
+      tier,
+      occs.map((o) => batch.candidate(o.start, o.end, 1)),
+    );
     const invisible = occs.filter((o) => o.tier !== tier).map(firstLine);
     if (invisible.length > 0) {
       outcome.notes.push(
@@ -549,7 +546,7 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
   // An occurrence picked among invisible twins keeps its own tier (a hint may pick the CRLF one).
   tier = occ.tier;
   outcome.tier = tier;
-  const needsConsent = tier !== 'exact' && tier !== 'line-endings';
+  const needsConsent = !tierInfo(tier).appliesWithoutConsent;
   if (needsConsent && !settings.autoApplyNormalized) {
     outcome.status = 'not_found';
     outcome.candidates = [
@@ -558,15 +555,13 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
     outcome.notes.push('a normalised match is offered as a candidate because automatic application of normalised matches is off');
     return { outcome };
   }
-  outcome.status = 'applied';
-  outcome.score = 1;
-  outcome.range = batch.range(occ.start, occ.end);
+  markApplied(outcome, tier, batch.range(occ.start, occ.end), 1);
   return { outcome, placement: placeOccurrence(batch, block, occ) };
 }
 
 function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, matcher: Matcher): Evaluation {
   const settings = batch.settings;
-  const outcome = outcomeOf(block.index);
+  const outcome = undecided(block.index);
   const doc = batch.working;
 
   // A stale anchor: SEARCH quotes the original text of a region an earlier block has replaced.
@@ -591,8 +586,8 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
         const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
         if (cand) {
           cand.score = batch.similarity(spec.lines.join('\n'), text);
-          outcome.candidates.push(cand);
         }
+        markStale(outcome, blocks, cand ? [cand] : []);
       }
       if (outcome.notes.length > 0) {
         return { outcome };
@@ -603,7 +598,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   // Already applied: REPLACE (normalised the same way) is in the file at one place, so re-sending loops.
   const applied = alreadyAppliedAt(batch, block);
   if (applied) {
-    outcome.alreadyApplied = applied;
+    markAlreadyApplied(outcome, applied);
     outcome.notes.push(
       `already applied at ${applied.startLine === applied.endLine ? `line ${applied.startLine}` : `lines ${applied.startLine}-${applied.endLine}`}`,
     );
@@ -666,11 +661,8 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
     (!rival || best.score - rival.score >= FUZZY_APPLY_MARGIN) &&
     !(indentConflict = looseIndentConflict(batch, block, spec, best.start, best.end))
   ) {
-    outcome.status = 'applied';
-    outcome.tier = 'fuzzy';
-    outcome.score = best.score;
-    outcome.range = batch.range(best.start, best.end);
-    outcome.notes.push(`placed by fuzzy match (score ${best.score.toFixed(2)}, fuzzyApply ${settings.fuzzyApply})`);
+    markApplied(outcome, 'fuzzy', batch.range(best.start, best.end), best.score);
+    outcome.notes.push(`placed by fuzzy match (score ${formatScore(best.score)}, fuzzyApply ${settings.fuzzyApply})`);
     return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
@@ -685,7 +677,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   } else if (best && settings.fuzzyApply !== undefined) {
     outcome.notes.push(
       best.score < settings.fuzzyApply
-        ? `best fuzzy score ${best.score.toFixed(2)} is below fuzzyApply ${settings.fuzzyApply}`
+        ? `best fuzzy score ${formatScore(best.score)} is below fuzzyApply ${settings.fuzzyApply}`
         : fuzzy.truncated
           ? 'the fuzzy search was cut short, so the best candidate is not known to be unique; not applied'
           : twins.length > 0
@@ -749,16 +741,16 @@ function rivalText(batch: Batch, rival: { start: number; end: number; score: num
     return 'none';
   }
   const r = batch.range(rival.start, rival.end);
-  return `lines ${r.startLine}-${r.endLine}, score ${rival.score.toFixed(2)}`;
+  return `lines ${r.startLine}-${r.endLine}, score ${formatScore(rival.score)}`;
 }
 
 function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRange): Evaluation {
-  const outcome = outcomeOf(block.index);
+  const outcome = undecided(block.index);
   const count = batch.original.count;
   const { startLine, endLine } = choice;
   if (!Number.isInteger(startLine) || !Number.isInteger(endLine) || startLine < 1 || endLine < startLine || endLine > count) {
-    outcome.status = 'invalid';
-    outcome.notes.push(
+    markInvalid(
+      outcome,
       `the chosen place for block ${block.index}, lines ${startLine}-${endLine}, is not a line range of ${batch.settings.fileName} (lines 1-${count})`,
     );
     return { outcome };
@@ -769,19 +761,14 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
     const found = batch.findFirst(spec);
     const occ = found.occurrences.find((o) => o.start === w.start && o.end === w.end);
     if (occ) {
-      outcome.status = 'applied';
-      outcome.tier = occ.tier;
-      outcome.score = 1;
-      outcome.range = batch.range(w.start, w.end);
+      markApplied(outcome, occ.tier, batch.range(w.start, w.end), 1);
       outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`, ...occ.notes);
       return { outcome, placement: placeOccurrence(batch, block, occ) };
     }
   }
   const doc = batch.working;
-  outcome.status = 'applied';
-  outcome.tier = 'fuzzy';
-  outcome.score = isEmptySearch(block.search) ? 0 : batch.similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
-  outcome.range = batch.range(w.start, w.end);
+  const score = isEmptySearch(block.search) ? 0 : batch.similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
+  markApplied(outcome, 'fuzzy', batch.range(w.start, w.end), score);
   outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`);
   return { outcome, placement: placeLooseRegion(batch, block, spec, w.start, w.end) };
 }
@@ -858,11 +845,7 @@ export function* runBatch(
     yield;
   }
   if (failure) {
-    for (const o of outcomes) {
-      if (o.status === 'applied') {
-        o.status = 'pending';
-      }
-    }
+    holdBack(outcomes);
     describeNearMisses(blocks, outcomes);
   }
   const status: BatchStatus = failure ?? 'applied';
@@ -900,11 +883,7 @@ function describeNearMisses(blocks: readonly SearchReplaceBlock[], outcomes: Blo
 }
 
 function cancelledResult(fileName: string, outcomes: BlockOutcome[], done: number, total: number): ApplyResult {
-  for (const o of outcomes) {
-    if (o.status === 'applied') {
-      o.status = 'pending';
-    }
-  }
+  holdBack(outcomes);
   return {
     status: 'invalid',
     edits: [],

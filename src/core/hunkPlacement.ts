@@ -13,6 +13,8 @@
 import { applyBlocks } from './engine';
 import { DocLines } from './lines';
 import { formatMessage } from './message';
+import { holdBack, isFailure } from './outcome';
+import { tierInfo } from './tierTable';
 import { Matcher, type Occurrence, prepareSearch } from './tiers';
 import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, Candidate, SearchReplaceBlock, Tier } from './types';
 
@@ -182,7 +184,7 @@ function finishOutcome(outcome: BlockOutcome, block: SearchReplaceBlock, plan: H
     }
   }
   const result = { ...outcome, notes: [...notes, ...(plan?.notes ?? [])] };
-  if (plan?.choice && outcome.tier === 'fuzzy' && outcome.range) {
+  if (plan?.choice && outcome.tier && tierInfo(outcome.tier).kind === 'fuzzy' && outcome.range) {
     result.tier = plan.choice.tier;
     result.score = 1;
   }
@@ -226,14 +228,10 @@ export function applyEdits(documentText: string, blocks: readonly SearchReplaceB
     }
     return finishOutcome(byIndex.get(block.index)!, block, plan);
   });
-  const failure = outcomes.find((o) => o.status !== 'applied' && o.status !== 'pending');
+  const failure = outcomes.find(isFailure);
   const status: BatchStatus = failure ? (failure.status as BatchStatus) : 'applied';
   if (status !== 'applied') {
-    for (const o of outcomes) {
-      if (o.status === 'applied') {
-        o.status = 'pending';
-      }
-    }
+    holdBack(outcomes);
   }
   const merged: ApplyResult = {
     status,

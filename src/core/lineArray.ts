@@ -10,13 +10,16 @@
 // and notes a Matcher over the whole text would give. Anything else (normalising tiers 4-9, misses,
 // fuzzy candidates) uses a DocLines over the joined text, built only when such a block comes.
 
-import { type Tier } from './types';
+import { INVISIBLE_TIERS, type Tier } from './tierTable';
 import { DocLines, type Eol, lastStartAtOrBefore, type LineView } from './lines';
 import { Matcher, type Occurrence, type SearchSpec } from './tiers';
 import { trimEndWs } from './normalize';
 
-/** Tiers the index answers for: they differ from exact only in what a model cannot see. */
-const INDEXED_TIERS: readonly Tier[] = ['exact', 'line-endings', 'trailing-whitespace'];
+/**
+ * Tiers the index answers for: they differ from exact only in what a model cannot see (the index keys
+ * lines by their content up to trailing whitespace, which is all those tiers forgive).
+ */
+const INDEXED_TIERS = INVISIBLE_TIERS;
 /** More candidate windows than this for the rarest SEARCH line: the whole-text Matcher is cheaper. */
 const MAX_INDEXED_CANDIDATES = 4_096;
 /** Up to this many candidates each is located with indexOf; more take one pass over all lines. */

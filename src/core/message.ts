@@ -3,7 +3,12 @@
 // quotes the file's real text for the closest regions with a score and line range, then asks for
 // SEARCH to be re-emitted exactly from those lines.
 
-import type { BatchStatus, BlockOutcome, LineRange, Tier } from './types';
+import type { BatchStatus, BlockOutcome, LineRange } from './types';
+import { tierForgives, tierInfo, tierPhrase } from './tierTable';
+import { type BlockVerdict, isFailure, isPlaced, verdictOf } from './outcome';
+import { formatPercent, formatScore } from './score';
+
+export { formatScore };
 
 export interface MessageInput {
   /** Name of the file as the model knows it (workspace-relative path). */
@@ -17,19 +22,6 @@ const MAX_QUOTED_OCCURRENCES = 5;
 /** How many ambiguous occurrences are listed by line range at all. */
 const MAX_LISTED_OCCURRENCES = 20;
 
-const TIER_DESCRIPTION: Record<Tier, string> = {
-  exact: 'exactly',
-  'line-endings': 'line endings (CRLF/LF)',
-  'trailing-whitespace': 'trailing whitespace',
-  indentation: 'indentation',
-  quotes: 'quote characters',
-  unicode: 'unicode punctuation and spaces',
-  'line-numbers': 'line-number prefixes',
-  'sanitized-tags': 'sanitised tags',
-  whitespace: 'whitespace between tokens',
-  fuzzy: 'fuzzy similarity',
-};
-
 export function formatMessage(input: MessageInput): string {
   const { fileName, status, blocks } = input;
   if (blocks.length === 0) {
@@ -40,7 +32,7 @@ export function formatMessage(input: MessageInput): string {
   }
 
   const total = blocks.length;
-  const failed = blocks.filter((b) => b.status !== 'applied' && b.status !== 'pending');
+  const failed = blocks.filter(isFailure);
   const sections = failed.map((block) => failedBlockMessage(fileName, block, total));
   if (sections.length === 0) {
     sections.push(`Nothing was applied to ${fileName}.`);
@@ -84,34 +76,40 @@ function appliedPhrases(block: BlockOutcome): string[] {
   if (phrases.length > 0) {
     return phrases;
   }
-  const tier = block.tier ?? 'exact';
-  if (tier === 'exact') {
+  const tier = tierInfo(block.tier ?? 'exact');
+  if (tier.kind === 'exact') {
     return [];
   }
-  if (tier === 'fuzzy') {
+  if (tier.kind === 'fuzzy') {
     const score = block.score !== undefined ? ` (score ${formatScore(block.score)})` : '';
     return [`placed by fuzzy match${score}`];
   }
-  return [`matched after normalising ${TIER_DESCRIPTION[tier]}`];
+  return [`matched after normalising ${tier.forgives}`];
 }
 
+/** Why a block that did not place stopped the batch, one message per kind of verdict. */
 function failedBlockMessage(fileName: string, block: BlockOutcome, total: number): string {
   const prefix = total > 1 ? `Block ${block.index} of ${total}: ` : '';
-  switch (block.status) {
+  const verdict = verdictOf(block);
+  switch (verdict.kind) {
     case 'ambiguous':
-      return ambiguousMessage(prefix, fileName, block);
+      return ambiguousMessage(prefix, fileName, block, verdict);
     case 'invalid':
-      return invalidMessage(prefix, fileName, block);
-    default:
+      return invalidMessage(prefix, fileName, verdict);
+    case 'already-applied':
+      return alreadyAppliedMessage(prefix, fileName, block, verdict.at);
+    case 'stale':
+    case 'not-found':
+      // A stale anchor reads as a miss whose candidates are the current text of the replaced lines.
       return notFoundMessage(prefix, fileName, block);
+    case 'applied':
+    case 'held-back':
+      throw new Error(`block ${block.index} placed; it has no failure to explain`);
   }
 }
 
 function notFoundMessage(prefix: string, fileName: string, block: BlockOutcome): string {
   const out: string[] = [];
-  if (block.alreadyApplied) {
-    return alreadyAppliedMessage(prefix, fileName, block, block.alreadyApplied);
-  }
   const notes = block.notes.map((n) => `Note: ${ensurePeriod(n)}`);
   // The engine may already say so in a note; say it once.
   const truncated = block.truncated && !block.notes.some((n) => /work cap|truncat/i.test(n));
@@ -157,10 +155,9 @@ function alreadyAppliedMessage(prefix: string, fileName: string, block: BlockOut
 
 const TRUNCATED = 'The fuzzy search was truncated at its work limit (very large input); closer matches may exist elsewhere.';
 
-function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome): string {
-  const occurrences = block.candidates;
-  const normalised =
-    block.tier && block.tier !== 'exact' && block.tier !== 'fuzzy' ? ` (after normalising ${TIER_DESCRIPTION[block.tier]})` : '';
+function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome, verdict: BlockVerdict & { kind: 'ambiguous' }): string {
+  const { occurrences, tier } = verdict;
+  const normalised = tierInfo(tier).kind === 'normalising' ? ` (after normalising ${tierForgives(tier)})` : '';
   const listed = occurrences.slice(0, MAX_LISTED_OCCURRENCES).map((c) => rangeText(c, false));
   const more = occurrences.length > MAX_LISTED_OCCURRENCES ? ` and ${occurrences.length - MAX_LISTED_OCCURRENCES} more` : '';
   const out: string[] = [
@@ -184,19 +181,70 @@ function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome)
   return out.join('\n');
 }
 
-function invalidMessage(prefix: string, fileName: string, block: BlockOutcome): string {
-  const problem = block.notes.length > 0 ? block.notes.map(ensurePeriod).join(' ') : 'The block cannot be applied as written.';
+function invalidMessage(prefix: string, fileName: string, verdict: BlockVerdict & { kind: 'invalid' }): string {
+  const problem = verdict.problems.length > 0 ? verdict.problems.map(ensurePeriod).join(' ') : 'The block cannot be applied as written.';
   return `${prefix}Invalid block for ${fileName}: ${problem}`;
+}
+
+/**
+ * One line per block, as chat's dry run and the editor show it: "matched after normalising indentation
+ * at lines 3-5", "ambiguous: 2 matches at lines 1-2, 7-8", "not found, best 92% at lines 142-148".
+ */
+export function outcomeLine(outcome: BlockOutcome): string {
+  const verdict = verdictOf(outcome);
+  switch (verdict.kind) {
+    case 'applied':
+    case 'held-back': {
+      const where = verdict.range ? ` at ${rangeText(verdict.range)}` : '';
+      const phrase = tierPhrase(verdict.tier);
+      const how =
+        tierInfo(verdict.tier).kind === 'fuzzy' && outcome.score !== undefined ? `${phrase} (${formatPercent(outcome.score)})` : phrase;
+      return `matched ${how}${where}`;
+    }
+    case 'ambiguous': {
+      const how = tierInfo(verdict.tier).kind !== 'exact' ? ` (${tierPhrase(verdict.tier)})` : '';
+      const places = verdict.occurrences.map((c) => `${c.startLine}-${c.endLine}`).join(', ');
+      return `ambiguous: ${verdict.occurrences.length} matches${how} at lines ${places}`;
+    }
+    case 'already-applied':
+    case 'stale':
+    case 'not-found': {
+      const best = outcome.candidates[0];
+      if (!best) {
+        return 'not found, nothing similar in the file';
+      }
+      return `not found, best ${formatPercent(best.score)} at ${rangeText(best)}`;
+    }
+    case 'invalid':
+      return `invalid: ${verdict.problems[0] ?? 'this block cannot be applied'}`;
+  }
+}
+
+/**
+ * For a block waiting for the user's choice in the editor: "Block 2 matches 2 places in a.ts (lines
+ * 1-2, 7-8); ..." or "Block 2 has no exact match in a.ts; best candidate 92% at ...". Undefined for a
+ * block that needs no choice or offers nothing to choose from.
+ */
+export function choiceNeededLine(outcome: BlockOutcome, fileLabel: string): string | undefined {
+  const verdict = verdictOf(outcome);
+  if (verdict.kind === 'ambiguous') {
+    return `Block ${outcome.index} matches ${verdict.occurrences.length} places in ${fileLabel} (lines ${verdict.occurrences.map((c) => `${c.startLine}-${c.endLine}`).join(', ')}); nothing was applied until you choose one.`;
+  }
+  if ((verdict.kind === 'not-found' || verdict.kind === 'stale') && outcome.candidates.length > 0) {
+    const best = outcome.candidates[0];
+    return `Block ${outcome.index} has no exact match in ${fileLabel}; best candidate ${formatPercent(best.score)} at lines ${best.startLine}-${best.endLine}. Nothing was applied until you choose.`;
+  }
+  return undefined;
 }
 
 /** For multi-block batches: which block(s) stopped the batch and that the others are waiting. */
 function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: readonly BlockOutcome[]): string {
   const failedList = failed.map((b) => b.index);
-  if (failed.length > 0 && failed.every((b) => b.alreadyApplied)) {
+  if (failed.length > 0 && failed.every((b) => verdictOf(b).kind === 'already-applied')) {
     const which = failedList.length === 1 ? `block ${failedList[0]} is` : `blocks ${joinList(failedList.map(String))} are`;
     return `Nothing was applied to ${fileName} because ${which} already applied; a batch applies all its blocks or none. Re-send the batch without ${failedList.length === 1 ? 'it' : 'them'}.`;
   }
-  const fine = blocks.filter((b) => b.status === 'pending' || b.status === 'applied').map((b) => b.index);
+  const fine = blocks.filter(isPlaced).map((b) => b.index);
   const cause = failedList.length === 1 ? `block ${failedList[0]}` : `blocks ${joinList(failedList.map(String))}`;
   let text = `Nothing was applied to ${fileName} because of ${cause}; a batch applies all its blocks or none.`;
   if (fine.length > 0) {
@@ -204,15 +252,6 @@ function batchFooter(fileName: string, blocks: readonly BlockOutcome[], failed: 
     text += ` ${which} matched and will apply once ${failedList.length === 1 ? 'it is' : 'they are'} fixed; re-send the whole batch.`;
   }
   return text;
-}
-
-/** Scores with two decimals; anything short of a perfect match never rounds up to 1.00. */
-export function formatScore(score: number): string {
-  if (score >= 1) {
-    return '1.00';
-  }
-  const hundredths = Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
-  return (hundredths / 100).toFixed(2);
 }
 
 function rangeText(range: LineRange, withWord = true): string {

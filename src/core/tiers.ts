@@ -10,17 +10,14 @@
 // Tiers are cumulative: tier k tolerates the differences of tiers 2..k, so a CRLF file whose block
 // also drifted in indentation matches at the indentation tier, and the notes list everything needed.
 
-import { type Tier, TIERS } from './types';
+import { atLeast, foldPunctuation, INVISIBLE_TIERS, LINE_TIERS, type LineReading, type Tier, tierInfo } from './tierTable';
 import { type DocLines, splitBlockLines } from './lines';
 import {
-  foldQuotes,
-  foldUnicode,
   isBlank,
   leadingWhitespace,
   restoreTags,
   SANITIZED_TAGS,
   stripLineNumber,
-  tokenKey,
   trimEndWs,
   trimWs,
   unicodeDifferences,
@@ -29,8 +26,8 @@ import {
 import { bestIndentMap, deriveIndentMap, describeIndentMap, type IndentMap } from './indent';
 import { alignQuotes, type QuotePairs, quotesDiffer } from './quotes';
 
-/** The tiers this module decides (fuzzy is tier 10, elsewhere). */
-export const LINE_TIERS: readonly Tier[] = TIERS.filter((tier) => tier !== 'fuzzy');
+/** The tiers this module decides (fuzzy is tier 10, elsewhere); see tierTable.ts. */
+export { LINE_TIERS };
 
 /** One way to read a SEARCH line: as written, without a line-number prefix, with sanitised tags restored. */
 interface SearchAlternative {
@@ -220,32 +217,13 @@ export function prepareSearch(search: string): SearchSpec {
   return { raw: search, lines, anchor: best.any, wordAnchor: best.word };
 }
 
-function fold6(line: string): string {
-  return trimWs(foldUnicode(foldQuotes(line)));
-}
-
-function fold9(line: string): string {
-  return tokenKey(foldUnicode(foldQuotes(line)));
-}
-
-/** Document-side key of a line at a tier (cached per document). */
-function docKeyFn(tier: Tier): { cache: string; fn: (line: string) => string } {
-  switch (tier) {
-    case 'line-endings':
-      return { cache: 'line', fn: (l) => l };
-    case 'trailing-whitespace':
-      return { cache: 'trimEnd', fn: trimEndWs };
-    case 'indentation':
-      return { cache: 'trim', fn: trimWs };
-    case 'quotes':
-      return { cache: 'quotes', fn: (l) => foldQuotes(trimWs(l)) };
-    case 'unicode':
-    case 'line-numbers':
-    case 'sanitized-tags':
-      return { cache: 'unicode', fn: fold6 };
-    default:
-      return { cache: 'tokens', fn: fold9 };
+/** How a normalising tier reads a line (see tierTable.ts). */
+function readingOf(tier: Tier): LineReading {
+  const reading = tierInfo(tier).reading;
+  if (!reading) {
+    throw new Error(`the ${tier} tier does not read lines by key`);
   }
+  return reading;
 }
 
 /** The readings of SEARCH line k at a tier (as written, without a line-number prefix, tags restored). */
@@ -264,18 +242,19 @@ function alternativesFor(spec: SearchSpec, tier: Tier, k: number): SearchAlterna
   if (known) {
     return known;
   }
-  const { fn } = docKeyFn(tier);
+  const info = tierInfo(tier);
+  const fn = readingOf(tier).key;
   const line = spec.lines[k];
   const texts: Array<{ text: string; strippedLineNumber: boolean; restoredTags: string[] }> = [
     { text: line, strippedLineNumber: false, restoredTags: [] },
   ];
-  if (tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace') {
+  if (info.stripsLineNumbers) {
     const stripped = stripLineNumber(line);
     if (stripped !== undefined) {
       texts.push({ text: stripped, strippedLineNumber: true, restoredTags: [] });
     }
   }
-  if (tier === 'sanitized-tags' || tier === 'whitespace') {
+  if (info.restoresTags) {
     for (const t of [...texts]) {
       const r = restoreTags(t.text);
       if (r.tags.length) {
@@ -358,18 +337,17 @@ export class Matcher {
   private windows(tier: Tier): number[] {
     const doc = this.doc;
     const m = this.spec.lines.length;
-    const unicodeTier = tier === 'unicode' || tier === 'line-numbers' || tier === 'sanitized-tags' || tier === 'whitespace';
-    const anchor = tier === 'whitespace' ? this.spec.wordAnchor : this.spec.anchor;
-    if (!anchor || !this.useAnchors || (unicodeTier && doc.hasZeroWidth())) {
+    const info = tierInfo(tier);
+    const anchor = info.tokensOnly ? this.spec.wordAnchor : this.spec.anchor;
+    if (!anchor || !this.useAnchors || (info.foldsUnicode && doc.hasZeroWidth())) {
       return (this.everything ??= allStarts(doc, m));
     }
-    const hits =
-      tier === 'whitespace'
-        ? (this.wordHits ??= anchorLineStarts(doc, anchor.text))
-        : (this.anchorHits ??= anchorLineStarts(doc, anchor.text));
+    const hits = info.tokensOnly
+      ? (this.wordHits ??= anchorLineStarts(doc, anchor.text))
+      : (this.anchorHits ??= anchorLineStarts(doc, anchor.text));
     const text = doc.text;
     const out: number[] = [];
-    if (tier === 'exact') {
+    if (info.kind === 'exact') {
       for (const ls of hits) {
         let ws = ls;
         for (let k = 0; k < anchor.line && ws !== -1; k++) {
@@ -389,9 +367,10 @@ export class Matcher {
       return out;
     }
     const keys = alternativesFor(this.spec, tier, anchor.line);
-    const { cache: cacheName, fn } = docKeyFn(tier);
+    const { cache: cacheName, key: fn } = readingOf(tier);
     // Tiers 2-5 only trim and swap characters one for one: the trimmed length must already agree.
-    const trims = tier === 'line-endings' ? 0 : tier === 'trailing-whitespace' ? 1 : tier === 'indentation' || tier === 'quotes' ? 2 : -1;
+    const trimming = info.sameLengthAfterTrimming;
+    const trims = trimming === 'none' ? 0 : trimming === 'end' ? 1 : trimming === 'both' ? 2 : -1;
     const lengths = trims >= 0 ? new Set(keys.map((a) => a.key.length)) : undefined;
     const byStart = (this.hitKeys[cacheName] ??= new Map<number, string>());
     let maxKey = 0;
@@ -421,7 +400,7 @@ export class Matcher {
         if (!lengths.has(b - a)) {
           continue;
         }
-      } else if (tooLong(text, ls, le, maxKey, tier === 'whitespace')) {
+      } else if (tooLong(text, ls, le, maxKey, info.tokensOnly)) {
         continue;
       }
       let key = byStart.get(ls);
@@ -461,8 +440,8 @@ export class Matcher {
   /** All occurrences at one tier, in file order. */
   find(tier: Tier): Occurrence[] {
     const out: Occurrence[] = [];
-    if (tier === 'exact') {
-      for (const s of this.windows('exact')) {
+    if (tierInfo(tier).kind === 'exact') {
+      for (const s of this.windows(tier)) {
         const occ = this.verifyExact(s);
         if (occ) {
           out.push(occ);
@@ -470,7 +449,7 @@ export class Matcher {
       }
       return out;
     }
-    const { cache: cacheName, fn } = docKeyFn(tier);
+    const { cache: cacheName, key: fn } = readingOf(tier);
     const cache = this.doc.keyCache(cacheName);
     const m = this.spec.lines.length;
     for (const s of this.windows(tier)) {
@@ -515,8 +494,8 @@ export class Matcher {
         continue;
       }
       const known = new Set(occurrences.map((o) => o.start));
-      const looser: Tier[] =
-        tier === 'exact' ? ['line-endings', 'trailing-whitespace'] : tier === 'line-endings' ? ['trailing-whitespace'] : [];
+      // The looser tiers that still differ from exact only in what a model cannot see.
+      const looser = INVISIBLE_TIERS.filter((t) => tierInfo(t).rank > tierInfo(tier).rank);
       let added = false;
       for (const t of looser) {
         for (const o of this.find(t)) {
@@ -563,7 +542,7 @@ export class Matcher {
     const searchLines = chosen.map((a) => a.text);
     const pairs = searchLines.map((l, k) => [l, this.doc.line(s + k)] as const);
     let indent: IndentMap = { kind: 'identity' };
-    if (LINE_TIERS.indexOf(tier) >= LINE_TIERS.indexOf('indentation')) {
+    if (tierInfo(tier).relatesIndentation) {
       // One relation for every non-blank line, at every tier from here on (spacing between tokens is
       // forgiven by the whitespace tier, leading indentation never beyond this relation).
       const rows: number[] = [];
@@ -665,8 +644,7 @@ function trailing(line: string): string {
 
 function describeNormalisations(doc: DocLines, occ: Occurrence, pairs: ReadonlyArray<readonly [string, string]>): string[] {
   const notes: string[] = [];
-  const rank = LINE_TIERS.indexOf(occ.tier);
-  const at = (t: Tier) => rank >= LINE_TIERS.indexOf(t);
+  const at = (t: Tier) => atLeast(occ.tier, t);
   if (at('line-endings')) {
     let crlf = false;
     for (let i = occ.start; i < occ.end - 1; i++) {
@@ -711,7 +689,7 @@ function describeNormalisations(doc: DocLines, occ: Occurrence, pairs: ReadonlyA
     const list = occ.restoredTags.map((t) => `${t} as ${full.get(t)}`).join(', ');
     notes.push(`matched after restoring sanitised tags (${list})`);
   }
-  if (occ.tier === 'whitespace' && pairs.some(([s, d]) => fold6(s) !== fold6(d))) {
+  if (tierInfo(occ.tier).tokensOnly && pairs.some(([s, d]) => foldPunctuation(s) !== foldPunctuation(d))) {
     notes.push('matched after ignoring whitespace differences between tokens');
   }
   return notes;

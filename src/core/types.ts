@@ -5,31 +5,10 @@
 // ORIGINAL document text handed to the engine (a failed batch leaves the file untouched, so that is
 // the text a user or a model sees). Offsets are UTF-16 code-unit offsets into that same text.
 
-/** The matching tiers, cheapest and strictest first. The first tier with any match decides. */
-export type Tier =
-  | 'exact'
-  | 'line-endings'
-  | 'trailing-whitespace'
-  | 'indentation'
-  | 'quotes'
-  | 'unicode'
-  | 'line-numbers'
-  | 'sanitized-tags'
-  | 'whitespace'
-  | 'fuzzy';
+// The matching tiers and their order live in the tier table (one entry per tier).
+import type { Tier } from './tierTable';
 
-export const TIERS: readonly Tier[] = [
-  'exact',
-  'line-endings',
-  'trailing-whitespace',
-  'indentation',
-  'quotes',
-  'unicode',
-  'line-numbers',
-  'sanitized-tags',
-  'whitespace',
-  'fuzzy',
-];
+export { type Tier, TIERS } from './tierTable';
 
 /** One SEARCH/REPLACE block as parsed from the input. */
 export interface SearchReplaceBlock {
@@ -97,7 +76,12 @@ export interface Candidate extends LineRange {
   differences?: string[];
 }
 
-export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'pending';
+/**
+ * A block's status; outcome.ts reads it, with the fields below, as one typed verdict (BlockVerdict).
+ * 'held_back' is written `pending` in the CLI's --json output (the documented contract, see
+ * src/node/output.ts); in the extension "pending" means a batch waiting for the user's choice.
+ */
+export type BlockStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid' | 'held_back';
 export type BatchStatus = 'applied' | 'not_found' | 'ambiguous' | 'invalid';
 
 export interface BlockOutcome {
@@ -107,7 +91,7 @@ export interface BlockOutcome {
    * applied: placed (and in the content when the batch applied).
    * not_found / ambiguous: this block stopped the batch.
    * invalid: the block itself is unusable (e.g. empty SEARCH on a non-empty file).
-   * pending: this block matched but the batch did not apply because another block failed.
+   * held_back: this block matched but the batch did not apply because another block failed.
    */
   status: BlockStatus;
   /** The tier that decided (for placed blocks, and for ambiguous ones). */
@@ -127,6 +111,11 @@ export interface BlockOutcome {
    * the edit was applied before (status stays not_found, with no candidates and a note saying so).
    */
   alreadyApplied?: LineRange;
+  /**
+   * SEARCH quotes the original text of lines these earlier blocks of the batch replaced (a stale
+   * anchor; status not_found, the current text of those lines as candidates).
+   */
+  replacedBy?: number[];
 }
 
 /** A replacement against the ORIGINAL text. Edits are sorted and never overlap. */

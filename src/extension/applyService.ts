@@ -9,6 +9,7 @@ import { editBlocks, parseEdits } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
 import type { ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, Tier } from '../core/types';
+import { choiceNeededLine } from '../core/message';
 import { appliedSummary, type Feedback, rangesAfterEdits } from './feedback';
 import { describeDecision, type Log } from './log';
 import { engineOptions } from './settings';
@@ -282,7 +283,7 @@ export class ApplyService {
     const recovered: Record<number, BlockChoice> = { ...fresh };
     for (const [index, choice] of stale) {
       const outcome = matched.result.blocks.find((b) => b.index === index);
-      if (!outcome || outcome.status === 'applied' || outcome.status === 'pending') {
+      if (!outcome || outcome.status === 'applied' || outcome.status === 'held_back') {
         continue; // The block places itself now (e.g. a formatter made it match): no choice needed.
       }
       const mapped = choice.version === document.version ? choice.range : undefined;
@@ -377,7 +378,7 @@ export class ApplyService {
       p.result.blocks.every(
         (b) =>
           b.status === 'applied' ||
-          b.status === 'pending' ||
+          b.status === 'held_back' ||
           ((b.status === 'not_found' || b.status === 'ambiguous') && b.candidates.length > 0),
       ),
     );
@@ -413,16 +414,7 @@ export class ApplyService {
     if (plan.problems.length > 0) {
       return plan.problems.join(' ');
     }
-    const lines = this.unresolved(plan).map(({ part, outcome }) => {
-      if (outcome.status === 'ambiguous') {
-        return `Block ${outcome.index} matches ${outcome.candidates.length} places in ${part.label} (lines ${outcome.candidates.map((c) => `${c.startLine}-${c.endLine}`).join(', ')}); nothing was applied until you choose one.`;
-      }
-      if (outcome.status === 'not_found' && outcome.candidates.length > 0) {
-        const best = outcome.candidates[0];
-        return `Block ${outcome.index} has no exact match in ${part.label}; best candidate ${Math.round(best.score * 100)}% at lines ${best.startLine}-${best.endLine}. Nothing was applied until you choose.`;
-      }
-      return '';
-    });
+    const lines = this.unresolved(plan).map(({ part, outcome }) => choiceNeededLine(outcome, part.label) ?? '');
     const choosable = lines.filter((l) => l !== '');
     if (this.isChoosable(plan) && choosable.length > 0) {
       return choosable.join(' ');
@@ -656,7 +648,7 @@ export class ApplyService {
     const choices = { ...part.choices, ...extraChoices };
     const placeable = part.blocks.filter((b) => {
       const outcome = part.result.blocks.find((o) => o.index === b.index);
-      return choices[b.index] !== undefined || outcome?.status === 'applied' || outcome?.status === 'pending';
+      return choices[b.index] !== undefined || outcome?.status === 'applied' || outcome?.status === 'held_back';
     });
     const options = engineOptions(part.document, part.label);
     const ranges: Record<number, LineRange> = {};

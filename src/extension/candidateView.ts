@@ -2,10 +2,12 @@
 // ("Apply here · 92% · lines 142-148 | Preview | Dismiss", best first), theme-coloured highlights on the
 // candidate lines, and a hover showing how the block's SEARCH differs from them.
 import * as vscode from 'vscode';
-import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
+import type { BlockOutcome, Candidate, SearchReplaceBlock, Tier } from '../core/types';
+import { formatPercent } from '../core/score';
+import { isPlaced } from '../core/outcome';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
-import { tierPhrase } from './feedback';
+import { tierInfo, tierPhrase } from '../core/tierTable';
 import { describeDifferences } from '../core/lineDiff';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
@@ -21,10 +23,6 @@ export interface CandidateRow {
   applyTitle: string;
 }
 
-function pct(score: number): number {
-  return Math.round(score * 100);
-}
-
 /** Rows for every candidate of every block waiting for a choice in `uri`. */
 export function candidateRows(store: PendingStore, uri: vscode.Uri): CandidateRow[] {
   const rows: CandidateRow[] = [];
@@ -36,7 +34,7 @@ export function candidateRows(store: PendingStore, uri: vscode.Uri): CandidateRo
         const applyTitle =
           outcome.status === 'ambiguous'
             ? `$(check) ${prefix}Apply here (${rank + 1} of ${outcome.candidates.length})`
-            : `$(check) ${prefix}Apply here · ${pct(candidate.score)}% · lines ${candidate.startLine}-${candidate.endLine}`;
+            : `$(check) ${prefix}Apply here · ${formatPercent(candidate.score)} · lines ${candidate.startLine}-${candidate.endLine}`;
         rows.push({
           batch,
           part,
@@ -75,8 +73,8 @@ export function candidateHover(row: CandidateRow): vscode.MarkdownString {
   md.isTrusted = { enabledCommands: [Commands.applyCandidate, Commands.previewCandidate, Commands.dismissBatch] };
   const head =
     outcome.status === 'ambiguous'
-      ? `**Resilient Apply** · block ${outcome.index} matches here (${row.rank + 1} of ${outcome.candidates.length}${outcome.tier && outcome.tier !== 'exact' ? `, ${tierPhrase(outcome.tier)}` : ''}) · lines ${candidate.startLine}-${candidate.endLine}`
-      : `**Resilient Apply** · block ${outcome.index} · ${pct(candidate.score)}% similar · lines ${candidate.startLine}-${candidate.endLine}`;
+      ? `**Resilient Apply** · block ${outcome.index} matches here (${row.rank + 1} of ${outcome.candidates.length}${outcome.tier && tierInfo(outcome.tier).kind !== 'exact' ? `, ${tierPhrase(outcome.tier)}` : ''}) · lines ${candidate.startLine}-${candidate.endLine}`
+      : `**Resilient Apply** · block ${outcome.index} · ${formatPercent(candidate.score)} similar · lines ${candidate.startLine}-${candidate.endLine}`;
   md.appendMarkdown(head + '\n\n');
   if (candidate.note) {
     md.appendMarkdown(`_${candidate.note}_\n\n`);
@@ -161,7 +159,7 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
         continue;
       }
       for (const outcome of part.result.blocks) {
-        if ((outcome.status === 'applied' || outcome.status === 'pending') && outcome.range) {
+        if (isPlaced(outcome) && outcome.range) {
           const waitingFor = [...unresolvedIndexes(batch)].filter((i) => i !== outcome.index);
           const line = outcome.range.startLine - 1;
           lenses.push(
@@ -198,7 +196,7 @@ function describePlacement(part: MatchedPart): string {
   if (tiers.size === 1 && tiers.has('exact')) {
     return 'now matches exactly';
   }
-  return `now matches: ${[...tiers].map((t) => (t === 'chosen' ? 'at your choice' : tierPhrase(t as Parameters<typeof tierPhrase>[0]))).join(', ')}`;
+  return `now matches: ${[...tiers].map((t) => (t === 'chosen' ? 'at your choice' : tierPhrase(t as Tier))).join(', ')}`;
 }
 
 /** Highlights candidate lines (best one stronger) and matched-but-waiting blocks, with hovers. */
@@ -242,7 +240,7 @@ class CandidateDecorations implements vscode.Disposable {
       }
       for (const { part } of this.store.partsFor(editor.document.uri)) {
         for (const outcome of part.result.blocks) {
-          if ((outcome.status === 'applied' || outcome.status === 'pending') && outcome.range) {
+          if (isPlaced(outcome) && outcome.range) {
             ready.push({ range: new vscode.Range(outcome.range.startLine - 1, 0, outcome.range.endLine - 1, 0) });
           }
         }

@@ -1,25 +1,8 @@
 // What the user sees right after an apply: a short highlight on the changed lines and a status bar message.
 import * as vscode from 'vscode';
 import type { TextEdit, Tier } from '../core/types';
+import { tierInfo, tierPhrase } from '../core/tierTable';
 import { Colors, FLASH_MS } from './constants';
-
-const TIER_PHRASES: Record<Tier, string> = {
-  exact: 'exactly',
-  'line-endings': 'after normalising line endings',
-  'trailing-whitespace': 'after ignoring trailing whitespace',
-  indentation: 'after normalising indentation',
-  quotes: 'after normalising quotes',
-  unicode: 'after normalising unicode punctuation',
-  'line-numbers': 'after stripping line numbers',
-  'sanitized-tags': 'after restoring sanitised tags',
-  whitespace: 'after ignoring whitespace between tokens',
-  fuzzy: 'by fuzzy match',
-};
-
-/** "after normalising indentation" and the like, for messages. */
-export function tierPhrase(tier: Tier): string {
-  return TIER_PHRASES[tier];
-}
 
 /**
  * "Applied 3/3 blocks to src/x.ts (1 after normalising indentation, 1 at a chosen candidate)".
@@ -29,7 +12,7 @@ export function appliedSummary(placements: readonly (Tier | 'chosen' | undefined
   const n = placements.length;
   const counts = new Map<string, number>();
   for (const p of placements) {
-    if (p === undefined || p === 'exact') {
+    if (p === undefined || (p !== 'chosen' && tierInfo(p).kind === 'exact')) {
       continue;
     }
     const phrase = p === 'chosen' ? 'at a chosen candidate' : tierPhrase(p);

@@ -2,6 +2,7 @@
 // explained after the fact. Users raise the level with "Developer: Set Log Level".
 import * as vscode from 'vscode';
 import type { ApplyResult, SearchReplaceBlock } from '../core/types';
+import { formatScore } from '../core/score';
 import { Commands, OUTPUT_CHANNEL_NAME } from './constants';
 
 export type Log = vscode.LogOutputChannel;
@@ -21,12 +22,12 @@ export function describeDecision(label: string, blocks: readonly SearchReplaceBl
   const parts = result.blocks.map((outcome) => {
     const where = outcome.range ? ` at lines ${outcome.range.startLine}-${outcome.range.endLine}` : '';
     const tier = outcome.tier ? ` via ${outcome.tier}` : '';
-    const score = outcome.score !== undefined && outcome.score < 1 ? ` (${outcome.score.toFixed(2)})` : '';
+    const score = outcome.score !== undefined && outcome.score < 1 ? ` (${formatScore(outcome.score)})` : '';
     let extra = '';
     if (outcome.status !== 'applied' && outcome.candidates.length > 0) {
       const shown = outcome.candidates
         .slice(0, 5)
-        .map((c) => `${c.score.toFixed(2)}@${c.startLine}-${c.endLine}`)
+        .map((c) => `${formatScore(c.score)}@${c.startLine}-${c.endLine}`)
         .join(', ');
       extra = ` candidates [${shown}]`;
     }

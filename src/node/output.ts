@@ -1,6 +1,17 @@
 // How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
 // status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
-import type { BatchStatus } from '../core/types';
+import type { BatchStatus, BlockStatus } from '../core/types';
+
+/**
+ * A block's status as the CLI's --json writes it. The engine calls a block that matched while another
+ * block of the batch failed `held_back`; the documented --json contract (README) names it `pending`,
+ * and that wire value stays.
+ */
+export type WireBlockStatus = Exclude<BlockStatus, 'held_back'> | 'pending';
+
+export function wireStatus(status: BlockStatus): WireBlockStatus {
+  return status === 'held_back' ? 'pending' : status;
+}
 
 export const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 

@@ -10,7 +10,7 @@ import { BlockParseError } from '../core/parser';
 import { byPatchPreference, type FileChange, parsePatch } from '../core/patchParser';
 import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
 import { jsonRequested } from './args';
-import { printReport } from './output';
+import { printReport, type WireBlockStatus, wireStatus } from './output';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
 import { createTextFile, InputSourceError, readInputText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
@@ -44,7 +44,8 @@ interface JsonFile {
   path: string;
   action: Action;
   to?: string;
-  status: BlockOutcome['status'];
+  /** A file whose blocks matched while another file failed is `pending`, like a block (see output.ts). */
+  status: WireBlockStatus;
   message?: string;
   content?: string;
   blocks: Record<string, unknown>[];
@@ -211,7 +212,7 @@ function addedContent(change: FileChange): string {
 }
 
 function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
-  const block: Record<string, unknown> = { index: outcome.index, status: outcome.status };
+  const block: Record<string, unknown> = { index: outcome.index, status: wireStatus(outcome.status) };
   if (outcome.tier !== undefined) {
     block.tier = outcome.tier;
   }

@@ -474,7 +474,7 @@ function checkResult(doc: Doc, blocks: SearchReplaceBlock[], options: ApplyOptio
     first.search.trim() !== '' &&
     first.startLine === undefined &&
     options.lineHint === undefined &&
-    (outcome.status === 'applied' || outcome.status === 'pending') &&
+    (outcome.status === 'applied' || outcome.status === 'held_back') &&
     invisibleOccurrences(doc, first.search, 2) >= 2
   ) {
     fail('ambiguity', `block 1 placed (tier ${outcome.tier}) although SEARCH occurs twice up to invisible differences`);

@@ -65,7 +65,7 @@ describe('already applied', () => {
       { fileName: 'cart.ts' },
     );
     assert.equal(r.status, 'not_found');
-    assert.equal(r.blocks[0].status, 'pending');
+    assert.equal(r.blocks[0].status, 'held_back');
     assert.deepEqual(r.blocks[1].alreadyApplied, { startLine: 4, endLine: 4 });
     assert.match(r.message, /Block 2 of 2: SEARCH text not found in cart\.ts: already applied at line 4/);
     assert.match(r.message, /block 2 is already applied/);

@@ -27,7 +27,7 @@ test('lines label', () => {
 test('outcome lines for each status', () => {
   assert.equal(outcomeLine(outcome({ tier: 'exact', range: { startLine: 3, endLine: 5 }, score: 1 })), 'matched exactly at lines 3-5');
   assert.equal(
-    outcomeLine(outcome({ status: 'pending', tier: 'indentation', range: { startLine: 9, endLine: 9 } })),
+    outcomeLine(outcome({ status: 'held_back', tier: 'indentation', range: { startLine: 9, endLine: 9 } })),
     'matched after normalising indentation at line 9',
   );
   assert.equal(
@@ -62,7 +62,7 @@ test('candidate button labels', () => {
 
 test('unique outcomes and batch summary', () => {
   const placed = outcome({ range: { startLine: 1, endLine: 1 } });
-  const waiting = outcome({ status: 'pending', range: { startLine: 2, endLine: 2 } });
+  const waiting = outcome({ status: 'held_back', range: { startLine: 2, endLine: 2 } });
   const missing = outcome({ status: 'not_found' });
   assert.ok(isUnique(placed));
   assert.ok(isUnique(waiting));

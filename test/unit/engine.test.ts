@@ -272,7 +272,7 @@ describe('batches', () => {
     assert.equal(r.edits.length, 2);
   });
 
-  test('atomic: a failing block stops the batch; earlier and later good blocks are pending', () => {
+  test('atomic: a failing block stops the batch; earlier and later good blocks are held back', () => {
     const r = run(doc, [
       { search: 'one', replace: 'ONE' },
       { search: 'missing line here', replace: 'x' },
@@ -281,7 +281,7 @@ describe('batches', () => {
     assert.equal(r.status, 'not_found');
     assert.deepEqual(
       r.blocks.map((b) => b.status),
-      ['pending', 'not_found', 'pending'],
+      ['held_back', 'not_found', 'held_back'],
     );
     assert.deepEqual(r.blocks[2].range, { startLine: 5, endLine: 5 });
     assert.equal(r.content, undefined);
@@ -309,7 +309,7 @@ describe('batches', () => {
     ]);
     assert.deepEqual(
       r.blocks.map((b) => b.status),
-      ['pending', 'not_found', 'pending'],
+      ['held_back', 'not_found', 'held_back'],
     );
   });
 
@@ -325,7 +325,7 @@ describe('batches', () => {
     // The current text of that region (after block 1), in original line numbers.
     assert.equal(b2.candidates[0].text, 'TWO\nTHREE\nfour');
     assert.deepEqual([b2.candidates[0].startLine, b2.candidates[0].endLine], [2, 4]);
-    assert.equal(r.blocks[0].status, 'pending');
+    assert.equal(r.blocks[0].status, 'held_back');
   });
 
   test('blocks whose regions overlap give one merged edit; separate regions give sorted edits', () => {

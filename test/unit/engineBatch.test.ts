@@ -111,7 +111,7 @@ describe('progress and cancellation', () => {
     assert.deepEqual(r.edits, []);
     assert.deepEqual(r.cancelled, { done: 40, total: 500 });
     assert.equal(r.blocks.length, 40);
-    assert.ok(r.blocks.every((b) => b.status === 'pending'));
+    assert.ok(r.blocks.every((b) => b.status === 'held_back'));
     assert.equal(r.message, 'Cancelled after 40 of 500 blocks; nothing was applied to big.txt.');
   });
 

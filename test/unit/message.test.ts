@@ -51,14 +51,14 @@ test('message: a miss in a one-block batch has the seed shape', () => {
   );
 });
 
-test('message: a miss in a multi-block batch names the block and the blocks left pending', () => {
+test('message: a miss in a multi-block batch names the block and the blocks held back', () => {
   const msg = formatMessage({
     fileName: 'a.py',
     status: 'not_found',
     blocks: [
-      outcome(1, 'pending', { tier: 'exact', range: { startLine: 1, endLine: 2 } }),
+      outcome(1, 'held_back', { tier: 'exact', range: { startLine: 1, endLine: 2 } }),
       outcome(2, 'not_found', { candidates: [candidate(7, 7, 0.8, 'x = 1')] }),
-      outcome(3, 'pending', { tier: 'indentation', range: { startLine: 9, endLine: 9 } }),
+      outcome(3, 'held_back', { tier: 'indentation', range: { startLine: 9, endLine: 9 } }),
     ],
   });
   assert.match(msg, /^Block 2 of 3: SEARCH text not found in a\.py\. Closest matches/);
@@ -85,7 +85,7 @@ test('message: notes (partial line, stale anchor) and candidate notes are shown'
     fileName: 'x.ts',
     status: 'not_found',
     blocks: [
-      outcome(1, 'pending', { range: { startLine: 3, endLine: 4 } }),
+      outcome(1, 'held_back', { range: { startLine: 3, endLine: 4 } }),
       outcome(2, 'not_found', {
         notes: ['block 2 quotes lines that block 1 replaced'],
         candidates: [candidate(3, 4, 0.66, 'const a = 2;\nconst b = 3;', 'current text')],
@@ -143,7 +143,7 @@ test('message: ambiguity lists every occurrence and how to disambiguate', () => 
     fileName: 'util.ts',
     status: 'ambiguous',
     blocks: [
-      outcome(1, 'pending'),
+      outcome(1, 'held_back'),
       outcome(2, 'ambiguous', { tier: 'indentation', candidates: [candidate(1, 1, 1, 'a'), candidate(5, 5, 1, 'a')] }),
     ],
   });
@@ -211,7 +211,10 @@ test('message: an invalid block states the problem', () => {
   const msg = formatMessage({
     fileName: 'a.ts',
     status: 'invalid',
-    blocks: [outcome(1, 'pending'), outcome(2, 'invalid', { notes: ['empty SEARCH can only fill an empty file, but a.ts has 10 lines'] })],
+    blocks: [
+      outcome(1, 'held_back'),
+      outcome(2, 'invalid', { notes: ['empty SEARCH can only fill an empty file, but a.ts has 10 lines'] }),
+    ],
   });
   assert.match(msg, /^Block 2 of 2: Invalid block for a\.ts: empty SEARCH can only fill an empty file, but a\.ts has 10 lines\./);
   assert.match(msg, /Nothing was applied to a\.ts because of block 2/);

@@ -133,7 +133,7 @@ describe('unified diff hunks through the engine', () => {
       text('@@ -3,1 +3,1 @@', '-function greet(name) {', '+function greet(who) {', '@@ -50,1 +50,1 @@', '-not in the file at all', '+x'),
     );
     assert.equal(result.status, 'not_found');
-    assert.equal(result.blocks[0].status, 'pending');
+    assert.equal(result.blocks[0].status, 'held_back');
   });
 });
 

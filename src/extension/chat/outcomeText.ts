@@ -1,67 +1,25 @@
 // The words the @apply participant shows for an engine outcome. Kept free of the vscode module so the
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
-import type { BlockOutcome, Candidate, LineRange, Tier } from '../../core/types';
-
-const TIER_PHRASES: Record<Tier, string> = {
-  exact: 'exactly',
-  'line-endings': 'after normalising line endings',
-  'trailing-whitespace': 'after ignoring trailing whitespace',
-  indentation: 'after normalising indentation',
-  quotes: 'after normalising quotes',
-  unicode: 'after normalising unicode punctuation',
-  'line-numbers': 'after stripping line numbers',
-  'sanitized-tags': 'after restoring sanitised tags',
-  whitespace: 'after ignoring whitespace between tokens',
-  fuzzy: 'by fuzzy match',
-};
-
-/** "exactly", "after normalising indentation", ... */
-export function tierPhrase(tier: Tier): string {
-  return TIER_PHRASES[tier];
-}
+import type { BlockOutcome, Candidate, LineRange } from '../../core/types';
+import { formatPercent } from '../../core/score';
+import { outcomeLine } from '../../core/message';
+import { isPlaced } from '../../core/outcome';
 
 /** "line 7" or "lines 142-148". */
 export function linesLabel(range: LineRange): string {
   return range.startLine === range.endLine ? `line ${range.startLine}` : `lines ${range.startLine}-${range.endLine}`;
 }
 
-/** A similarity as a whole percentage, truncated like the engine's message ([0.92] is 92%), never 100% unless exact. */
-export function percent(score: number): string {
-  const value = score >= 1 ? 100 : Math.min(99, Math.floor(Math.max(0, score) * 100 + 1e-9));
-  return `${value}%`;
-}
+/** A similarity as a whole percentage, rounded down like every score shown (see core/score.ts). */
+export const percent = formatPercent;
 
-/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148". */
-export function outcomeLine(outcome: BlockOutcome): string {
-  switch (outcome.status) {
-    case 'applied':
-    case 'pending': {
-      const where = outcome.range ? ` at ${linesLabel(outcome.range)}` : '';
-      const tier = outcome.tier ?? 'exact';
-      const how = tier === 'fuzzy' && outcome.score !== undefined ? `by fuzzy match (${percent(outcome.score)})` : tierPhrase(tier);
-      return `matched ${how}${where}`;
-    }
-    case 'ambiguous': {
-      const how = outcome.tier && outcome.tier !== 'exact' ? ` (${tierPhrase(outcome.tier)})` : '';
-      const places = outcome.candidates.map((c) => `${c.startLine}-${c.endLine}`).join(', ');
-      return `ambiguous: ${outcome.candidates.length} matches${how} at lines ${places}`;
-    }
-    case 'not_found': {
-      const best = outcome.candidates[0];
-      if (!best) {
-        return 'not found, nothing similar in the file';
-      }
-      return `not found, best ${percent(best.score)} at ${linesLabel(best)}`;
-    }
-    case 'invalid':
-      return `invalid: ${outcome.notes[0] ?? 'this block cannot be applied'}`;
-  }
-}
+/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148" (see core/message.ts). */
+export { outcomeLine };
 
 /** True when the block found exactly one place (applied in the dry run, or waiting on another block). */
 export function isUnique(outcome: BlockOutcome): boolean {
-  return (outcome.status === 'applied' || outcome.status === 'pending') && outcome.range !== undefined;
+  return isPlaced(outcome) && outcome.range !== undefined;
 }
 
 /** Button label for choosing one candidate: "Apply here (92%, lines 142-148)" or "Apply here (2 of 3, lines 10-12)". */
