@@ -106,8 +106,8 @@ async function apply(args: ApplyArgs): Promise<number> {
   }
 
   const options: ApplyOptions = { fileName: args.file, languageId: languageIdFor(args.file) };
-  if (args.fuzzyApply !== undefined) {
-    options.fuzzyApply = args.fuzzyApply;
+  if (args.autoApplyAbove !== undefined) {
+    options.autoApplyAbove = args.autoApplyAbove;
   }
   if (args.lineHint !== undefined) {
     options.lineHint = args.lineHint;

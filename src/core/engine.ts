@@ -29,8 +29,8 @@ import { SETTINGS } from './settings';
 
 /** How many other occurrences a note names when a line hint picked one. */
 const MAX_LISTED_OTHERS = 10;
-/** How far the best fuzzy candidate must lead the next one for fuzzyApply to place it. */
-export const FUZZY_APPLY_MARGIN = 0.05;
+/** How far the best fuzzy candidate must lead the next one for autoApplyAbove to place it. */
+export const AUTO_APPLY_MARGIN = 0.05;
 
 interface Settings {
   fileName: string;
@@ -39,7 +39,7 @@ interface Settings {
   lineHintWindow: number;
   maxCandidates: number;
   minScore: number;
-  fuzzyApply?: number;
+  autoApplyAbove?: number;
   autoApplyNormalized: boolean;
   preserveQuoteStyle: boolean;
   choices: Record<number, LineRange>;
@@ -54,7 +54,7 @@ function settingsFrom(options: ApplyOptions): Settings {
     lineHintWindow: options.lineHintWindow ?? SETTINGS.lineHintWindow.default,
     maxCandidates: Math.max(1, Math.floor(options.maxCandidates ?? SETTINGS.maxCandidates.default)),
     minScore: options.minScore ?? SETTINGS.minScore.default,
-    fuzzyApply: options.fuzzyApply,
+    autoApplyAbove: options.autoApplyAbove,
     autoApplyNormalized: options.autoApplyNormalized ?? SETTINGS.autoApplyNormalized.default,
     preserveQuoteStyle: options.preserveQuoteStyle ?? SETTINGS.preserveQuoteStyle.default,
     choices: options.choices ?? {},
@@ -655,14 +655,14 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   const twins = best ? windows.filter((w) => w !== best && w.score === best.score) : [];
   if (
     best &&
-    settings.fuzzyApply !== undefined &&
+    settings.autoApplyAbove !== undefined &&
     !fuzzy.truncated &&
-    best.score >= settings.fuzzyApply &&
-    (!rival || best.score - rival.score >= FUZZY_APPLY_MARGIN) &&
+    best.score >= settings.autoApplyAbove &&
+    (!rival || best.score - rival.score >= AUTO_APPLY_MARGIN) &&
     !(indentConflict = looseIndentConflict(batch, block, spec, best.start, best.end))
   ) {
     markApplied(outcome, 'fuzzy', batch.range(best.start, best.end), best.score);
-    outcome.notes.push(`placed by fuzzy match (score ${formatScore(best.score)}, fuzzyApply ${settings.fuzzyApply})`);
+    outcome.notes.push(`placed by fuzzy match (score ${formatScore(best.score)}, autoApplyAbove ${settings.autoApplyAbove})`);
     return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
@@ -674,15 +674,15 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
   }
   if (indentConflict) {
     outcome.notes.push(`best fuzzy candidate not applied: ${indentConflict}`);
-  } else if (best && settings.fuzzyApply !== undefined) {
+  } else if (best && settings.autoApplyAbove !== undefined) {
     outcome.notes.push(
-      best.score < settings.fuzzyApply
-        ? `best fuzzy score ${formatScore(best.score)} is below fuzzyApply ${settings.fuzzyApply}`
+      best.score < settings.autoApplyAbove
+        ? `best fuzzy score ${formatScore(best.score)} is below autoApplyAbove ${settings.autoApplyAbove}`
         : fuzzy.truncated
           ? 'the fuzzy search was cut short, so the best candidate is not known to be unique; not applied'
           : twins.length > 0
             ? 'the best fuzzy candidate has a twin with the same text; not applied'
-            : `best fuzzy candidate does not lead the next (${rivalText(batch, rival)}) by ${FUZZY_APPLY_MARGIN}; not applied`,
+            : `best fuzzy candidate does not lead the next (${rivalText(batch, rival)}) by ${AUTO_APPLY_MARGIN}; not applied`,
     );
   }
   return { outcome };

@@ -158,7 +158,7 @@ export interface ApplyOptions {
   /** Lowest fuzzy score shown as a candidate. Default 0.5. */
   minScore?: number;
   /** Opt-in: apply a unique fuzzy candidate scoring at least this, leading the next by a clear margin. */
-  fuzzyApply?: number;
+  autoApplyAbove?: number;
   /**
    * Apply unique matches from normalising tiers 2..9 (default true). When false they are offered as
    * candidates (status not_found, score 1). A match that differs only in line endings (CRLF file, LF

@@ -26,7 +26,7 @@ export function engineOptions(document: vscode.TextDocument, label: string): App
     preserveQuoteStyle: settings.preserveQuoteStyle,
   };
   if (settings.autoApplyAbove !== null) {
-    options.fuzzyApply = settings.autoApplyAbove;
+    options.autoApplyAbove = settings.autoApplyAbove;
   }
   return options;
 }

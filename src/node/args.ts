@@ -2,7 +2,7 @@
 // error (exit 3), never silently ignored, because other tools drive this CLI.
 import { outOfRange, SETTINGS } from '../core/settings';
 
-export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--fuzzy-apply <score>]
+export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--auto-apply-above <score>]
                              [--line-hint <n>] [--max-candidates <k>]
        resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]
        resilient-apply --help | --version
@@ -14,7 +14,7 @@ Applies SEARCH/REPLACE blocks (aider "<<<<<<< SEARCH / ======= / >>>>>>> REPLACE
 (detected), to <file>. Either every block applies or none does.
 Exact matches apply; unique matches after a normalisation (line endings, trailing whitespace,
 indentation, quotes, unicode punctuation, line numbers, sanitised tags, whitespace between tokens)
-apply and say so; fuzzy matches are only reported unless --fuzzy-apply is given.
+apply and say so; fuzzy matches are only reported unless --auto-apply-above is given.
 
 Options:
   --blocks <path>|-      Read the blocks from <path>; '-' or no --blocks reads stdin.
@@ -28,8 +28,10 @@ Options:
                          A block that matched while another block failed has status "pending".
                          Line numbers are 1-based and inclusive.
   --dry-run              Do not write <file>; report what would happen.
-  --fuzzy-apply <score>  Also apply a unique fuzzy match scoring at least <score> (0.5..1) that
-                         leads the next candidate by a clear margin. Off by default.
+  --auto-apply-above <score>
+                         Also apply a unique fuzzy match scoring at least <score> (0.5..1) that
+                         leads the next candidate by a clear margin. Off by default. The editor's
+                         setting fuzzy.autoApplyAbove; --fuzzy-apply is its older name.
   --line-hint <n>        1-based line near the intended place: picks one of several occurrences.
   --max-candidates <k>   Number of near-miss candidates to report (1..20, default 3).
   -h, --help             Show this help.
@@ -64,7 +66,7 @@ export interface ApplyArgs {
   blocks?: string;
   json: boolean;
   dryRun: boolean;
-  fuzzyApply?: number;
+  autoApplyAbove?: number;
   lineHint?: number;
   maxCandidates?: number;
 }
@@ -80,7 +82,9 @@ export function jsonRequested(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }
 
-const VALUE_FLAGS = new Set(['--blocks', '--fuzzy-apply', '--line-hint', '--max-candidates']);
+const VALUE_FLAGS = new Set(['--blocks', '--auto-apply-above', '--line-hint', '--max-candidates']);
+/** Older spellings still accepted, so scripts written against them keep working. */
+const FLAG_ALIASES = new Map([['--fuzzy-apply', '--auto-apply-above']]);
 const BOOLEAN_FLAGS = new Set(['--json', '--dry-run']);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
@@ -119,7 +123,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       continue;
     }
     const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const written = eq > 0 ? arg.slice(0, eq) : arg;
+    const name = FLAG_ALIASES.get(written) ?? written;
     if (BOOLEAN_FLAGS.has(name)) {
       if (eq > 0) {
         throw new UsageError(`${name} takes no value`);
@@ -169,14 +174,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     args.blocks = blocks;
   }
-  const fuzzy = values.get('--fuzzy-apply');
+  const fuzzy = values.get('--auto-apply-above');
   if (fuzzy !== undefined) {
     const score = Number(fuzzy);
     if (fuzzy.trim() === '' || outOfRange(SETTINGS.autoApplyAbove, score) !== undefined) {
       const { minimum, maximum } = SETTINGS.autoApplyAbove;
-      throw new UsageError(`--fuzzy-apply must be a score between ${minimum} and ${maximum}, got "${fuzzy}"`);
+      throw new UsageError(`--auto-apply-above must be a score between ${minimum} and ${maximum}, got "${fuzzy}"`);
     }
-    args.fuzzyApply = score;
+    args.autoApplyAbove = score;
   }
   const hint = values.get('--line-hint');
   if (hint !== undefined) {

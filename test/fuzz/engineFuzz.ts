@@ -533,7 +533,7 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
     options.autoApplyNormalized = false;
   }
   if (g.chance(0.1)) {
-    options.fuzzyApply = g.pick([0.6, 0.77, 0.9]);
+    options.autoApplyAbove = g.pick([0.6, 0.77, 0.9]);
   }
   if (g.chance(0.05)) {
     options.lineHint = g.pick([1, doc.lines.length, 1e23, Number.NaN]);

@@ -159,7 +159,7 @@ describe('resilient-apply apply: --json and --dry-run', () => {
     assert.ok(json.blocks[0].candidates.length <= 1);
   });
 
-  test('--fuzzy-apply applies a clear fuzzy match that is otherwise only offered', () => {
+  test('--auto-apply-above applies a clear fuzzy match that is otherwise only offered (--fuzzy-apply is its older name)', () => {
     const dir = workspace({ 'app.js': SOURCE });
     const typo = block('function add(a, b) {\n  retrun a + b;\n}', 'function add(a, b) {\n  return a - b;\n}');
     const offered = runJson(dir, ['apply', 'app.js'], typo);
@@ -167,7 +167,7 @@ describe('resilient-apply apply: --json and --dry-run', () => {
     assert.deepEqual([offered.json.blocks[0].candidates[0].startLine, offered.json.blocks[0].candidates[0].endLine], [5, 7]);
     assert.equal(fs.readFileSync(path.join(dir, 'app.js'), 'utf8'), SOURCE);
 
-    const strict = runJson(dir, ['apply', 'app.js', '--fuzzy-apply', '0.99'], typo);
+    const strict = runJson(dir, ['apply', 'app.js', '--auto-apply-above', '0.99'], typo);
     assert.equal(strict.code, 1, 'a threshold above the score does not apply');
 
     const applied = runJson(dir, ['apply', 'app.js', '--fuzzy-apply', '0.8'], typo);
@@ -265,7 +265,7 @@ describe('resilient-apply: usage', () => {
       assert.equal(r.code, 0);
       assert.match(
         r.stdout,
-        /^Usage: resilient-apply apply <file> \[--blocks <path>\|-\] \[--json\] \[--dry-run\] \[--fuzzy-apply <score>\]/,
+        /^Usage: resilient-apply apply <file> \[--blocks <path>\|-\] \[--json\] \[--dry-run\] \[--auto-apply-above <score>\]/,
       );
       assert.match(
         r.stdout,
@@ -286,7 +286,7 @@ describe('resilient-apply: usage', () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /missing command/],
       [['apply', 'a.txt', '--frobnicate'], /unknown option --frobnicate/],
-      [['apply', 'a.txt', '--fuzzy-apply', '1.5'], /--fuzzy-apply must be a score between 0.5 and 1/],
+      [['apply', 'a.txt', '--fuzzy-apply', '1.5'], /--auto-apply-above must be a score between 0.5 and 1/],
       [['apply', 'a.txt', '--line-hint', '2.5'], /--line-hint must be a positive integer/],
       [['apply', 'a.txt', '--max-candidates', 'x'], /--max-candidates must be a positive integer/],
     ];

@@ -23,13 +23,22 @@ describe('parseArgs', () => {
         'b.txt',
         '--json',
         '--dry-run',
-        '--fuzzy-apply',
+        '--auto-apply-above',
         '0.9',
         '--line-hint=12',
         '--max-candidates',
         '5',
       ]),
-      { command: 'apply', file: 'src/a.ts', blocks: 'b.txt', json: true, dryRun: true, fuzzyApply: 0.9, lineHint: 12, maxCandidates: 5 },
+      {
+        command: 'apply',
+        file: 'src/a.ts',
+        blocks: 'b.txt',
+        json: true,
+        dryRun: true,
+        autoApplyAbove: 0.9,
+        lineHint: 12,
+        maxCandidates: 5,
+      },
     );
   });
 
@@ -68,11 +77,13 @@ describe('parseArgs', () => {
     assert.match(usageError(['apply', 'a.ts', '--line-hint', '3', '--line-hint', '4']), /given twice/);
   });
 
-  test('--fuzzy-apply must be within the autoApplyAbove setting range (0.5..1)', () => {
-    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '0.5']) as { fuzzyApply: number }).fuzzyApply, 0.5);
-    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '1']) as { fuzzyApply: number }).fuzzyApply, 1);
+  test('--auto-apply-above (or its older name --fuzzy-apply) must be within the setting range (0.5..1)', () => {
+    assert.equal((parseArgs(['apply', 'a', '--auto-apply-above', '0.5']) as { autoApplyAbove: number }).autoApplyAbove, 0.5);
+    assert.equal((parseArgs(['apply', 'a', '--fuzzy-apply', '1']) as { autoApplyAbove: number }).autoApplyAbove, 1);
+    assert.match(usageError(['apply', 'a', '--fuzzy-apply', '0.9', '--auto-apply-above', '0.8']), /--auto-apply-above given twice/);
     for (const bad of ['1.5', '-0.1', '0.49', '0', 'high', '', 'NaN', 'Infinity']) {
-      assert.match(usageError(['apply', 'a', `--fuzzy-apply=${bad}`]), /--fuzzy-apply must be a score between 0.5 and 1/, bad);
+      assert.match(usageError(['apply', 'a', `--fuzzy-apply=${bad}`]), /--auto-apply-above must be a score between 0.5 and 1/, bad);
+      assert.match(usageError(['apply', 'a', `--auto-apply-above=${bad}`]), /--auto-apply-above must be a score between 0.5 and 1/, bad);
     }
   });
 

@@ -52,7 +52,7 @@ describe('CLI faults', { concurrency: 3 }, () => {
       const dir = workspace({ 'a.txt': 'a\n' });
       // The flag rules themselves are unit-tested in cliArgs.test.ts; here: one JSON object each way.
       const cases = [
-        ['apply', 'a.txt', '--fuzzy-apply', 'NaN'],
+        ['apply', 'a.txt', '--auto-apply-above', 'NaN'],
         ['apply', 'a.txt', '--line-hint', '1e23'],
         ['apply', 'a.txt', '--blocks'],
         ['frobnicate', 'a.txt'],

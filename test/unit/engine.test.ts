@@ -218,8 +218,8 @@ describe('fuzzy (tier 10)', () => {
     assert.equal(r.blocks[0].candidates.length, 1);
   });
 
-  test('fuzzyApply places a clear winner above the threshold', () => {
-    const r = run(doc, [{ search: typo, replace }], { fuzzyApply: 0.85 });
+  test('autoApplyAbove places a clear winner above the threshold', () => {
+    const r = run(doc, [{ search: typo, replace }], { autoApplyAbove: 0.85 });
     assert.equal(r.status, 'applied');
     assert.equal(r.blocks[0].tier, 'fuzzy');
     assert.deepEqual(r.blocks[0].range, { startLine: 3, endLine: 5 });
@@ -227,15 +227,15 @@ describe('fuzzy (tier 10)', () => {
     assert.match(r.content ?? '', /item\.quantity \* \(1 - item\.discount\)/);
   });
 
-  test('fuzzyApply does not place below the threshold', () => {
-    const r = run(doc, [{ search: typo, replace }], { fuzzyApply: 0.999 });
+  test('autoApplyAbove does not place below the threshold', () => {
+    const r = run(doc, [{ search: typo, replace }], { autoApplyAbove: 0.999 });
     assert.equal(r.status, 'not_found');
-    assert.match(r.blocks[0].notes.join(' '), /below fuzzyApply/);
+    assert.match(r.blocks[0].notes.join(' '), /below autoApplyAbove/);
   });
 
-  test('fuzzyApply does not place when two regions score about the same', () => {
+  test('autoApplyAbove does not place when two regions score about the same', () => {
     const twin = lines('a = compute(1, 2)', 'b = 0', 'a = compute(1, 2)', 'b = 0');
-    const r = run(twin, [{ search: 'a = compute(1, 3)', replace: 'a = compute(1, 4)' }], { fuzzyApply: 0.5 });
+    const r = run(twin, [{ search: 'a = compute(1, 3)', replace: 'a = compute(1, 4)' }], { autoApplyAbove: 0.5 });
     assert.equal(r.status, 'not_found');
     assert.ok(r.blocks[0].candidates.length >= 2);
   });

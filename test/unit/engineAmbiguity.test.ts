@@ -87,24 +87,24 @@ describe('fuzzy twins', () => {
     assert.match(r.message, /2-9 and 10-17 hold the same text/);
   });
 
-  test('fuzzyApply refuses when the best has a twin, and says why', () => {
-    const r = run(doc, [{ search: nearMiss, replace: 'x' }], { maxCandidates: 10, fuzzyApply: 0.77 });
+  test('autoApplyAbove refuses when the best has a twin, and says why', () => {
+    const r = run(doc, [{ search: nearMiss, replace: 'x' }], { maxCandidates: 10, autoApplyAbove: 0.77 });
     assert.equal(r.status, 'not_found');
     assert.equal(r.content, undefined);
     assert.match(r.blocks[0].notes.join('\n'), /twin with the same text; not applied/);
   });
 
-  test('fuzzyApply refuses when a rival shares a line with the best and so is not listed', () => {
+  test('autoApplyAbove refuses when a rival shares a line with the best and so is not listed', () => {
     const search = [...twin.slice(0, 4), '  trace(out);', ...twin.slice(4, 7), '  const result = out;', twin[7]];
-    const r = run(doc, [{ search: search.join('\n'), replace: 'x' }], { fuzzyApply: 0.7 });
+    const r = run(doc, [{ search: search.join('\n'), replace: 'x' }], { autoApplyAbove: 0.7 });
     assert.equal(r.status, 'not_found');
     // Exact-line evidence now finds both twins themselves, so the refusal may name the twin instead.
     assert.match(r.blocks[0].notes.join('\n'), /does not lead the next \(lines \d+-\d+, score|twin with the same text; not applied/);
   });
 
-  test('fuzzyApply still places a clear winner', () => {
+  test('autoApplyAbove still places a clear winner', () => {
     const single = ['// header', ...twin, 'function other() {', '  return 42;', '}', ''].join('\n');
-    const r = run(single, [{ search: nearMiss, replace: 'x' }], { fuzzyApply: 0.77 });
+    const r = run(single, [{ search: nearMiss, replace: 'x' }], { autoApplyAbove: 0.77 });
     assert.equal(r.status, 'applied');
     assert.deepEqual(r.blocks[0].range, { startLine: 2, endLine: 9 });
   });

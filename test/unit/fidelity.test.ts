@@ -26,7 +26,7 @@ describe('class 1: inconsistent indentation is a near miss, never applied', () =
       'for item in items:\n    if item.ok:\n    total += item.price',
       'for item in items:\n    if item.ok:\n    total += item.price * 2',
       {
-        fuzzyApply: 0.5,
+        autoApplyAbove: 0.5,
       },
     );
     assert.equal(r.status, 'not_found');
@@ -49,7 +49,7 @@ describe('class 1: inconsistent indentation is a near miss, never applied', () =
 
   test('fuzzy apply refuses a region whose paired lines are inconsistently indented', () => {
     const doc = 'def f():\n    if ok:\n        total += price\n    return total\n';
-    const r = one(doc, 'def f():\n    if ok:\n    total += prices\n    return total', 'x', { fuzzyApply: 0.5 });
+    const r = one(doc, 'def f():\n    if ok:\n    total += prices\n    return total', 'x', { autoApplyAbove: 0.5 });
     assert.equal(r.status, 'not_found');
   });
 });

@@ -91,7 +91,7 @@ describe('tier table', () => {
   for (const tier of TIERS) {
     test(`the ${tier} tier's words reach the user and the model`, () => {
       const { doc, search, replace } = EXAMPLES[tier];
-      const r = applyBlocks(doc, [{ index: 1, sourceLine: 1, search, replace }], tier === 'fuzzy' ? { fuzzyApply: 0.5 } : {});
+      const r = applyBlocks(doc, [{ index: 1, sourceLine: 1, search, replace }], tier === 'fuzzy' ? { autoApplyAbove: 0.5 } : {});
       assert.equal(r.status, 'applied', r.message);
       assert.equal(r.blocks[0].tier, tier);
       assert.ok(outcomeLine(r.blocks[0]).includes(tierPhrase(tier)), outcomeLine(r.blocks[0]));

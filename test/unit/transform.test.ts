@@ -183,7 +183,7 @@ describe('fuzzy and chosen regions: SEARCH -> REPLACE changes carried onto the f
       '  return Object.freeze(server);',
       '}',
     ].join('\n');
-    const out = content(file, search, replace, { fuzzyApply: 0.8 });
+    const out = content(file, search, replace, { autoApplyAbove: 0.8 });
     assert.equal(out, file.replace('  return server;', '  return Object.freeze(server);'));
   });
 
@@ -198,14 +198,14 @@ describe('fuzzy and chosen regions: SEARCH -> REPLACE changes carried onto the f
       '}',
     ].join('\n');
     const replace = search.replace('  return server;', '  return server; // ready');
-    const out = content(file, search, replace, { fuzzyApply: 0.8 });
+    const out = content(file, search, replace, { autoApplyAbove: 0.8 });
     assert.equal(out, file.replace('  return server;', '  return server; // ready'));
   });
 
   test('a garbled line REPLACE leaves alone is written back as the file has it', () => {
     const search = file.replace('server.listen(config.port);', 'srv.lsten(cfg.prt);');
     const replace = search.replace('  return server;', '  return null;');
-    const out = content(file, search, replace, { fuzzyApply: 0.8 });
+    const out = content(file, search, replace, { autoApplyAbove: 0.8 });
     assert.equal(out, file.replace('  return server;', '  return null;'));
   });
 });
