@@ -20,8 +20,10 @@
 // The timing rounds run in the extension host (bench/editorHost.ts, compiled to out/bench/editorHost.js).
 // RESILIENT_APPLY_BENCH_ROUNDS sets the rounds (default 15); RESILIENT_APPLY_KEEP_LOGS=1 keeps the temp dir.
 //   --activation-only        skip the timing rounds (activation and sizes only)
-//   --extension <dir>        measure an extension folder built elsewhere (package.json + dist/), e.g. the
-//                            unchanged main branch in the same session, instead of building this checkout
+//   --extension <dir>        measure an extension folder built elsewhere (package.json + dist/) instead of
+//                            building this checkout
+//   --compare <dir>          also measure the activation of another extension folder (e.g. the main
+//                            branch's production build), start by start alternating with this one
 // RESILIENT_APPLY_ACTIVATION_STARTS sets the fresh starts per host (default 3).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -49,6 +51,8 @@ const BUDGETS = { exactRatio: 1.5, nearMissRatio: 2, activationMs: 30, bundleByt
 const activationOnly = process.argv.includes('--activation-only');
 const extensionArg = process.argv.indexOf('--extension');
 const prebuiltExtension = extensionArg > 0 ? path.resolve(process.argv[extensionArg + 1]) : undefined;
+const compareArg = process.argv.indexOf('--compare');
+const compareExtension = compareArg > 0 ? path.resolve(process.argv[compareArg + 1]) : undefined;
 // The Running Extensions editor lists a development extension by its id.
 const EXTENSION_ID = 'resilient-apply.resilient-apply';
 
@@ -124,12 +128,15 @@ async function hostTimings(browser, server, extensionDir, workspace, logDir) {
 }
 
 /**
- * VS Code's activation time of the extension (ms), read from the Running Extensions editor, once per fresh
- * workbench (each starts its own extension host).
+ * VS Code's activation time of each extension folder (ms), read from the Running Extensions editor, once per
+ * fresh workbench (each starts its own extension host); with several folders the starts alternate between
+ * them, so they share the machine's load. Returns one list of times per folder.
  */
-async function activationTimes(browser, server, extensionDir, workspace, logDir, host) {
-  const times = [];
-  for (let start = 0; start < ACTIVATION_STARTS; start++) {
+async function activationTimes(browser, server, extensionDirs, workspace, logDir, host) {
+  const times = extensionDirs.map(() => /** @type {number[]} */ ([]));
+  for (let n = 0; n < ACTIVATION_STARTS * extensionDirs.length; n++) {
+    const start = `${Math.floor(n / extensionDirs.length)}-${n % extensionDirs.length}`;
+    const extensionDir = extensionDirs[n % extensionDirs.length];
     const consoleLog = fs.createWriteStream(path.join(logDir, `activation-${host}-${start}-console.log`));
     const { context, page } = await openWorkbench(browser, {
       url: workbenchUrl({ url: server.url, folder: workspace, extensionDevelopmentPath: extensionDir }),
@@ -160,7 +167,7 @@ async function activationTimes(browser, server, extensionDir, workspace, logDir,
         await page.screenshot({ path: path.join(logDir, `activation-${host}-${start}.png`) }).catch(() => {});
         throw new Error(`no activation time in the Running Extensions editor (screenshot in ${logDir})`);
       }
-      times.push(ms);
+      times[n % extensionDirs.length].push(ms);
     } finally {
       await context.close().catch(() => {});
       consoleLog.end();
@@ -180,7 +187,7 @@ function bundleSizes(extensionDir) {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(repoRoot, 'out', 'bench', 'editorHost.js'))) {
+  if (!activationOnly && !fs.existsSync(path.join(repoRoot, 'out', 'bench', 'editorHost.js'))) {
     throw new Error('out/bench/editorHost.js is missing: run `tsc -p ./` first (npm run bench:editor does)');
   }
   const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'resilient-apply-bench-editor-'));
@@ -211,11 +218,12 @@ async function main() {
     );
     console.log(`extension: ${extensionDir}`);
     const timings = activationOnly ? undefined : await hostTimings(browser, server, extensionDir, workspace, tempRoot);
-    const activation = await activationTimes(browser, server, extensionDir, workspace, tempRoot, 'node');
+    const dirs = compareExtension ? [extensionDir, compareExtension] : [extensionDir];
+    const [activation, compareActivation] = await activationTimes(browser, server, dirs, workspace, tempRoot, 'node');
     // The user setting remote.extensionKind moves the extension to the web worker host (as in
     // test/runVsCode.mjs --web), which loads the package.json "browser" bundle.
     server.resetSettings({ ...DEFAULT_USER_SETTINGS, 'remote.extensionKind': { [EXTENSION_ID]: ['web'] } });
-    const webActivation = await activationTimes(browser, server, extensionDir, workspace, tempRoot, 'web');
+    const [webActivation, compareWebActivation] = await activationTimes(browser, server, dirs, workspace, tempRoot, 'web');
     server.resetSettings();
     const sizes = bundleSizes(extensionDir);
     const shipped = sizes.filter((s) => s.name !== 'dist/cli.js');
@@ -272,6 +280,16 @@ async function main() {
       console.log(`  ${r[0].padEnd(widths[0])}  ${r[1].padStart(widths[1])}  ${r[2].padEnd(widths[2])}  ${r[3]}`.trimEnd());
     }
     console.log(`  activation per start: Node host ${activation.join(', ')} ms; web worker host ${webActivation.join(', ')} ms`);
+    if (compareExtension) {
+      const ratio = (ours, theirs) => `${(median(ours) / median(theirs)).toFixed(2)}x`;
+      console.log(`  compared with ${compareExtension}, starts alternating in this session:`);
+      console.log(
+        `    Node host ${compareActivation.join(', ')} ms (median ${median(compareActivation)}; ours ${ratio(activation, compareActivation)})`,
+      );
+      console.log(
+        `    web worker host ${compareWebActivation.join(', ')} ms (median ${median(compareWebActivation)}; ours ${ratio(webActivation, compareWebActivation)})`,
+      );
+    }
     if (timings) {
       const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
       console.log(`  samples (ms): floor ${fmt(timings.samples.floor)}`);
