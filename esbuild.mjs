@@ -1,7 +1,10 @@
 // @ts-check
-// Builds the three bundles: the desktop/remote extension (node), the web extension (browser worker)
-// and the CLI. `--watch` rebuilds on change; `--production` minifies and drops source maps.
+// Builds the bundles: the desktop/remote extension (node) and the engine it loads on first use, the web
+// extension (browser worker) and the CLI. `--watch` rebuilds on change; `--production` minifies and drops
+// source maps.
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -9,6 +12,107 @@ const watch = process.argv.includes('--watch');
 // build without touching the development one).
 const outdirArg = process.argv.indexOf('--outdir');
 const outdir = outdirArg > 0 ? process.argv[outdirArg + 1] : 'dist';
+
+/**
+ * `import * as vscode from 'vscode'` in a CommonJS bundle becomes `__toESM(require('vscode'))` in every
+ * importing module, and each of those copies every property of the API object (about 250) as a getter:
+ * 17 modules made that most of the time spent loading the bundle, inside VS Code's activation figure.
+ * This plugin serves 'vscode' as a module with one binding per API name instead (`vscode.window` then
+ * compiles to a plain variable). The names come from @types/vscode, the API we compile against; each is a
+ * pure call, so esbuild drops the ones no module uses, and a name missing from the list fails the build
+ * (import-is-undefined is an error below) rather than being undefined at run time.
+ * @type {import('esbuild').Plugin}
+ */
+const vscodeApiBindings = {
+  name: 'vscode-api-bindings',
+  setup(build) {
+    // The bindings module's own require('vscode') is the host's module.
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-api' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-api' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => {
+      const types = fs.readFileSync(new URL('node_modules/@types/vscode/index.d.ts', import.meta.url), 'utf8');
+      const names = new Set([...types.matchAll(/^\texport (?:const|let|namespace|class|enum|function) (\w+)/gm)].map((m) => m[1]));
+      const bindings = [...names].map((name) => `export const ${name} = /* @__PURE__ */ api(${JSON.stringify(name)});`);
+      return {
+        contents: `const vscode = require('vscode');\nconst api = (name) => vscode[name];\n${bindings.join('\n')}\n`,
+        loader: 'js',
+        resolveDir: process.cwd(),
+      };
+    });
+  },
+};
+
+/**
+ * The matching engine proper (the tiers, fuzzy search, hunk placement, the LLM-facing message: about two
+ * thirds of the core) is its own bundle in the Node extension host, dist/engine.js, required on first use:
+ * activation then loads and compiles only the adapters and the parsers. Only functions and primitive
+ * constants cross this boundary (checked below), so nothing can depend on class identity or on state shared
+ * with a copy of the same module in dist/extension.js. The web worker host cannot load a second file
+ * synchronously (its `require` serves only 'vscode' and it blocks importScripts), so the web bundle keeps
+ * the engine inside; so does the CLI, which needs it at once.
+ */
+const LAZY_ENGINE_MODULES = ['src/core/engine.ts', 'src/core/hunkPlacement.ts', 'src/core/lineDiff.ts'];
+const engineEntry = {
+  contents: LAZY_ENGINE_MODULES.map((file) => `export * from './${file}';`).join('\n'),
+  resolveDir: process.cwd(),
+  sourcefile: 'engine-entry.ts',
+  loader: /** @type {const} */ ('ts'),
+};
+
+/** What the engine bundle exports, by evaluating an in-memory build of it (it is pure: no imports). */
+async function engineExports() {
+  const result = await esbuild.build({
+    stdin: engineEntry,
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    logLevel: 'silent',
+  });
+  const module = { exports: /** @type {Record<string, unknown>} */ ({}) };
+  const noRequire = (/** @type {string} */ name) => {
+    throw new Error(`the engine bundle must not require anything (it requires ${name})`);
+  };
+  new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, noRequire);
+  return module.exports;
+}
+
+/**
+ * In the Node extension bundle, imports of LAZY_ENGINE_MODULES resolve to a stand-in whose functions require
+ * dist/engine.js the first time one is called and then forward to it. A class or an object among the
+ * engine's exports fails the build: it could not be forwarded faithfully.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyEngine = {
+  name: 'lazy-engine',
+  setup(build) {
+    const lazy = new Set(LAZY_ENGINE_MODULES.map((file) => path.resolve(file)));
+    build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'lazy-engine' }, () => ({ path: './engine.js', external: true }));
+    build.onResolve({ filter: /\/(engine|hunkPlacement|lineDiff)$/ }, (args) =>
+      lazy.has(path.resolve(args.resolveDir, `${args.path}.ts`)) ? { path: 'engine', namespace: 'lazy-engine' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-engine' }, async () => {
+      const lines = ['let engine;', "const load = () => (engine ??= require('./engine.js'));"];
+      for (const [name, value] of Object.entries(await engineExports())) {
+        if (typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value))) {
+          lines.push(`export function ${name}(...args) { return load().${name}(...args); }`);
+        } else if (value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)) {
+          lines.push(`export const ${name} = ${JSON.stringify(value) ?? 'undefined'};`);
+        } else {
+          return {
+            errors: [
+              {
+                text: `the lazily loaded engine exports ${name}, a ${typeof value === 'function' ? 'class' : typeof value}: only functions and primitive constants can be forwarded`,
+              },
+            ],
+          };
+        }
+      }
+      return { contents: `${lines.join('\n')}\n`, loader: 'js', resolveDir: process.cwd() };
+    });
+  },
+};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -18,6 +122,7 @@ const common = {
   sourcesContent: false,
   external: ['vscode'],
   logLevel: 'info',
+  logOverride: { 'import-is-undefined': 'error' },
 };
 
 /** @type {import('esbuild').BuildOptions[]} */
@@ -25,6 +130,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension/desktop.ts'],
+    plugins: [vscodeApiBindings, lazyEngine],
     outfile: `${outdir}/extension.js`,
     platform: 'node',
     format: 'cjs',
@@ -32,7 +138,16 @@ const targets = [
   },
   {
     ...common,
+    stdin: engineEntry,
+    outfile: `${outdir}/engine.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
+    ...common,
     entryPoints: ['src/extension/web.ts'],
+    plugins: [vscodeApiBindings],
     outfile: `${outdir}/web/extension.js`,
     platform: 'browser',
     format: 'cjs',

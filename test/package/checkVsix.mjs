@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
-// Checks what `npm run package` wrote: the .vsix holds exactly what an installed extension uses (the two
-// production bundles, the media that README.md or package.json show, README, LICENSE, CHANGELOG,
+// Checks what `npm run package` wrote: the .vsix holds exactly what an installed extension uses (the
+// production bundles: the Node extension, the engine it requires on first use and the web extension; the
+// media that README.md or package.json show, README, LICENSE, CHANGELOG,
 // package.json and the two files every .vsix has), nothing else: no source maps, sources, tests, CLI or
 // test-only stand-ins. Reads the zip's central directory itself (no unzip tool needed).
 //   node test/package/checkVsix.mjs [file.vsix]      default: resilient-apply-<version>.vsix
@@ -50,6 +51,7 @@ const required = [
   'extension/LICENSE.txt',
   'extension/changelog.md',
   'extension/dist/extension.js',
+  'extension/dist/engine.js',
   'extension/dist/web/extension.js',
   `extension/${manifest.icon}`,
 ];
