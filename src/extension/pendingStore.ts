@@ -5,7 +5,10 @@
 import * as vscode from 'vscode';
 import { containsEdits } from '../core/edits';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
-import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, PendingSink } from './applyService';
+import { isReady, unresolved } from '../core/plan';
+import type { BlockChoice } from '../core/rematch';
+import type { PendingSink } from './applyService';
+import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';
 import { mapLineRange } from './lineMap';
 import type { Log } from './log';
@@ -47,10 +50,9 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly service: ApplyService,
+    private readonly service: DocumentApplier,
     private readonly log: Log,
   ) {
-    service.setPendingSink(this);
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)),
@@ -65,8 +67,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     const id = `b${nextBatch++}`;
     this.batches.set(id, { id, source, plan });
     this.log.info(
-      `[${source}] pending batch ${id}: ${this.service
-        .unresolved(plan)
+      `[${source}] pending batch ${id}: ${unresolved(plan)
         .map(({ part, outcome }) => `block ${outcome.index} ${outcome.status} in ${part.label}`)
         .join('; ')}`,
     );
@@ -90,7 +91,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   pendingBlockCount(): number {
     let n = 0;
     for (const batch of this.batches.values()) {
-      n += Math.max(1, this.service.unresolved(batch.plan).length);
+      n += Math.max(1, unresolved(batch.plan).length);
     }
     return n;
   }
@@ -147,7 +148,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     }
     const plan: BatchPlan = { ...batch.plan, parts: batch.plan.parts.map((p, i) => (i === partIndex ? part : p)) };
     // commit() re-matches changed documents (recovering or refusing stale choices) before applying.
-    const outcome = await this.service.commit(this.service.isReady(plan) ? plan : await this.rematchAll(plan, batch.source), batch.source);
+    const outcome = await this.service.commit(isReady(plan) ? plan : await this.rematchAll(plan, batch.source), batch.source);
     if (outcome.status === 'applied') {
       this.batches.delete(batch.id);
       this.rememberForUndo(batch.source, outcome);
@@ -211,7 +212,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
 
   private async reveal(batchId: string): Promise<void> {
     const batch = this.batches.get(batchId);
-    const first = batch && this.service.unresolved(batch.plan)[0];
+    const first = batch && unresolved(batch.plan)[0];
     if (!first) {
       return;
     }
