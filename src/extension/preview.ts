@@ -4,31 +4,7 @@ import * as vscode from 'vscode';
 import type { ApplyService, BlockChoice } from './applyService';
 import { Commands, PREVIEW_SCHEME } from './constants';
 import type { CandidateChoice, PendingStore } from './pendingStore';
-
-/** Serves preview texts by URI; keeps the last few so re-opened diff tabs still show something. */
-export class PreviewContentProvider implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 1;
-
-  /** Stores `text` and returns a URI that shows it; the path keeps the file's name for syntax colouring. */
-  put(source: vscode.Uri, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({
-      scheme: PREVIEW_SCHEME,
-      path: source.path.startsWith('/') ? source.path : `/${source.path}`,
-      query: `v${this.next++}`,
-    });
-    this.texts.set(uri.toString(), text);
-    while (this.texts.size > 20) {
-      const oldest = this.texts.keys().next().value as string;
-      this.texts.delete(oldest);
-    }
-    return uri;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '(This preview has expired. Choose Preview again.)';
-  }
-}
+import { PreviewContentProvider } from './previewContent';
 
 /**
  * Opens the diff for a candidate. Returns the preview URI (tests and the chat participant use it), or
@@ -78,9 +54,9 @@ export async function previewChoice(
 
 /** The preview scheme and the internal Preview command used by CodeLens rows, hovers and Quick Pick. */
 export function registerPreview(context: vscode.ExtensionContext, store: PendingStore, service: ApplyService): PreviewContentProvider {
-  const provider = new PreviewContentProvider();
+  const provider = new PreviewContentProvider(PREVIEW_SCHEME);
   context.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
+    provider.register(),
     vscode.commands.registerCommand(Commands.previewCandidate, (choice: CandidateChoice) =>
       previewChoice(store, service, provider, choice),
     ),
