@@ -7,11 +7,11 @@
 // every block places, otherwise handed to the pending store (CodeLens rows in the document), so the
 // user sees the new situation instead of an edit at a stale place.
 import * as vscode from 'vscode';
-import { applyBlocks as engineApply } from '../../core/engine';
+import { newFileResult } from '../../core/plan';
 import type { HunkInfo, SearchReplaceBlock } from '../../core/types';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
 import { PreviewContentProvider } from '../previewContent';
-import { labelFor, openTarget } from '../targets';
+import { entryAt, labelFor, openTarget } from '../targets';
 
 export const ChatCommands = {
   /** Apply (a block, a candidate, or a whole batch) from a chat button. Args: ChatApplyArgs. */
@@ -126,25 +126,14 @@ interface RebuiltTarget {
   problem?: string;
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {
-    return true;
-  }
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Matches a button's blocks against the live document again and re-validates its choices. */
 async function rebuild(applyService: ApplyService, target: ChatTargetArg): Promise<RebuiltTarget> {
   const uri = vscode.Uri.parse(target.uri);
   const blocks = target.blocks.map(fromBlockArg);
-  if (target.create && !(await exists(uri))) {
+  // Created only where nothing is yet (a file made since the reply is edited, never replaced).
+  if (target.create && (await entryAt(uri)) === 'nothing') {
     const label = labelFor(uri);
-    const result = engineApply('', blocks, { fileName: label });
+    const result = newFileResult(label, blocks);
     if (result.status !== 'applied') {
       return { lost: [], problem: result.message };
     }
