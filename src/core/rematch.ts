@@ -163,6 +163,16 @@ export function previewText(
   return result.status === 'applied' ? result.content : undefined;
 }
 
+/**
+ * `part` with `choice` recorded for block `blockIndex`. A choice made on another version than the part was
+ * matched on marks the part's version unknown (-1), so the choice is found again by its text before any
+ * offset is trusted.
+ */
+export function withChoice<P extends { version: number; choices: BlockChoices }>(part: P, blockIndex: number, choice: BlockChoice): P {
+  const chosen = { ...part, choices: { ...part.choices, [blockIndex]: choice } };
+  return choice.version === part.version ? chosen : { ...chosen, version: -1 };
+}
+
 /** The message for blocks whose chosen place is gone from `label`. */
 export function lostChoicesMessage(label: string, lost: readonly number[]): string {
   return `${label} changed and the place chosen for block ${lost.join(', ')} is no longer there; choose again.`;

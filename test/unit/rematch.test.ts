@@ -9,6 +9,7 @@ import {
   rematchChoices,
   rematchText,
   sameCandidateText,
+  withChoice,
   splitStaleChoices,
   type BlockChoice,
   type BlockChoices,
@@ -202,5 +203,18 @@ describe('previewText', () => {
     const chosen = previewText(TWICE, batch, result.blocks, { 1: secondOccurrence() }, {});
     assert.equal(linesOf(chosen!, 7, 7), '  let sum = 1;');
     assert.equal(linesOf(chosen!, 1, 1), 'function sum(items) {');
+  });
+});
+
+describe('withChoice', () => {
+  test('a choice on the version the part was matched on is trusted; one from another version forces a re-match', () => {
+    const part = { version: 3, choices: {} as BlockChoices, label: 'x.ts' };
+    const same = withChoice(part, 2, { range: { startLine: 4, endLine: 5 }, version: 3, text: 'a' });
+    assert.equal(same.version, 3);
+    assert.deepEqual(same.choices[2].range, { startLine: 4, endLine: 5 });
+    assert.equal(same.label, 'x.ts');
+    const older = withChoice(part, 2, { range: { startLine: 4, endLine: 5 }, version: 2, text: 'a' });
+    assert.equal(older.version, -1);
+    assert.deepEqual(part.choices, {}, 'the part itself is not changed');
   });
 });
