@@ -47,7 +47,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly service: DocumentApplier,
+    private readonly documents: DocumentApplier,
     private readonly log: Log,
   ) {
     this.disposables.push(
@@ -111,7 +111,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     if (part.document.isClosed || part.document.version === part.version) {
       return part;
     }
-    const { part: matched } = this.service.rematch(part, part.document, `${batch.source}:rematch`);
+    const { part: matched } = this.documents.rematch(part, part.document, `${batch.source}:rematch`);
     batch.plan = { ...batch.plan, parts: batch.plan.parts.map((p) => (p === part ? matched : p)) };
     return matched;
   }
@@ -132,12 +132,12 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     }
     const plan = withCandidate(batch.plan, partIndex, choice);
     // commit() re-matches changed documents (recovering or refusing stale choices) before applying.
-    const outcome = await this.service.commit(isReady(plan) ? plan : this.rematchAll(plan, batch.source), batch.source);
+    const outcome = await this.documents.commit(isReady(plan) ? plan : this.rematchAll(plan, batch.source), batch.source);
     return this.afterChoice(batch, outcome);
   }
 
   private rematchAll(plan: BatchPlan, source: string): BatchPlan {
-    const parts = plan.parts.map((p) => (p.document.isClosed ? p : this.service.rematch(p, p.document, `${source}:choose`).part));
+    const parts = plan.parts.map((p) => (p.document.isClosed ? p : this.documents.rematch(p, p.document, `${source}:choose`).part));
     return { ...plan, parts };
   }
 
@@ -312,7 +312,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   private rematchUndone(batch: AppliedBatch): BatchPlan {
     const parts = batch.documents.map((d) =>
       // takeUndone found every document open with its text from before the apply.
-      this.service.matchDocument(openDocument(d.uri) as vscode.TextDocument, d.label, d.blocks, {}, `${batch.source}:undo`),
+      this.documents.matchDocument(openDocument(d.uri) as vscode.TextDocument, d.label, d.blocks, {}, `${batch.source}:undo`),
     );
     return { parts, newFiles: [], problems: [], blockCount: parts.reduce((n, p) => n + p.blocks.length, 0) };
   }
