@@ -173,6 +173,23 @@ export function withChoice<P extends { version: number; choices: BlockChoices }>
   return choice.version === part.version ? chosen : { ...chosen, version: -1 };
 }
 
+/**
+ * A candidate as a CodeLens row or Quick Pick showed it (on `shown.version`, when known), as a choice on
+ * `version`: as shown when nothing changed since; else the refreshed candidate with exactly the same text
+ * (`outcome` is the block's outcome on `version`), or undefined when that text is no longer a candidate.
+ */
+export function shownCandidateNow(
+  shown: { range: LineRange; text: string; version?: number },
+  outcome: BlockOutcome | undefined,
+  version: number,
+): BlockChoice | undefined {
+  if (shown.version === undefined || shown.version === version) {
+    return { range: shown.range, version, text: shown.text };
+  }
+  const same = outcome?.candidates.find((c) => c.text === shown.text);
+  return same ? { range: { startLine: same.startLine, endLine: same.endLine }, version, text: same.text } : undefined;
+}
+
 /** The message for blocks whose chosen place is gone from `label`. */
 export function lostChoicesMessage(label: string, lost: readonly number[]): string {
   return `${label} changed and the place chosen for block ${lost.join(', ')} is no longer there; choose again.`;

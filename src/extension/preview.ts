@@ -1,7 +1,8 @@
 // Preview: vscode.diff of the live document (left, still editable) against a virtual read-only document
 // holding the text the document would have with the block applied at the chosen candidate.
 import * as vscode from 'vscode';
-import type { ApplyService, BlockChoice } from './applyService';
+import { shownCandidateNow, type BlockChoice } from '../core/rematch';
+import type { ApplyService } from './applyService';
 import { Commands, PREVIEW_SCHEME } from './constants';
 import type { CandidateChoice, PendingStore } from './pendingStore';
 import { PreviewContentProvider } from './previewContent';
@@ -24,22 +25,17 @@ export async function previewChoice(
   const { part } = found;
   const extra: Record<number, BlockChoice> = {};
   if (choice.blockIndex !== undefined && choice.startLine !== undefined && choice.endLine !== undefined) {
-    if (choice.version !== undefined && choice.version !== part.version) {
-      // Shown for an older version: use the refreshed candidate with the same text, if there still is one.
-      const outcome = part.result.blocks.find((b) => b.index === choice.blockIndex);
-      const same = outcome?.candidates.find((c) => c.text === choice.text);
-      if (!same) {
-        void vscode.window.showWarningMessage(`${part.label} changed and that candidate is gone; look at the refreshed ones.`);
-        return undefined;
-      }
-      extra[choice.blockIndex] = { range: { startLine: same.startLine, endLine: same.endLine }, version: part.version, text: same.text };
-    } else {
-      extra[choice.blockIndex] = {
-        range: { startLine: choice.startLine, endLine: choice.endLine },
-        version: part.version,
-        text: choice.text ?? '',
-      };
+    const shown = { range: { startLine: choice.startLine, endLine: choice.endLine }, text: choice.text ?? '', version: choice.version };
+    const current = shownCandidateNow(
+      shown,
+      part.result.blocks.find((b) => b.index === choice.blockIndex),
+      part.version,
+    );
+    if (!current) {
+      void vscode.window.showWarningMessage(`${part.label} changed and that candidate is gone; look at the refreshed ones.`);
+      return undefined;
     }
+    extra[choice.blockIndex] = current;
   }
   const content = service.previewContent(part, extra);
   if (content === undefined) {

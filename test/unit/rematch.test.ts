@@ -9,6 +9,7 @@ import {
   rematchChoices,
   rematchText,
   sameCandidateText,
+  shownCandidateNow,
   withChoice,
   splitStaleChoices,
   type BlockChoice,
@@ -216,5 +217,29 @@ describe('withChoice', () => {
     const older = withChoice(part, 2, { range: { startLine: 4, endLine: 5 }, version: 2, text: 'a' });
     assert.equal(older.version, -1);
     assert.deepEqual(part.choices, {}, 'the part itself is not changed');
+  });
+});
+
+describe('shownCandidateNow (Preview of a candidate row)', () => {
+  test('a row shown on this version previews its own lines', () => {
+    assert.deepEqual(shownCandidateNow({ range: { startLine: 7, endLine: 8 }, text: 'x', version: 4 }, undefined, 4), {
+      range: { startLine: 7, endLine: 8 },
+      version: 4,
+      text: 'x',
+    });
+  });
+
+  test('a row shown before lines were inserted above previews the refreshed candidate with its text', () => {
+    const outcome = matchWithChoices('// a\n// b\n' + NEAR, COST, {}, {}).blocks[0];
+    assert.deepEqual(shownCandidateNow({ range: CHOSEN.range, text: CHOSEN.text, version: 1 }, outcome, 2), {
+      range: { startLine: 4, endLine: 6 },
+      version: 2,
+      text: CHOSEN.text,
+    });
+  });
+
+  test('a row whose text is no longer a candidate previews nothing', () => {
+    const outcome = matchWithChoices(NEAR.replace('item.price', 'item.price * 2'), COST, {}, {}).blocks[0];
+    assert.equal(shownCandidateNow({ range: CHOSEN.range, text: CHOSEN.text, version: 1 }, outcome, 2), undefined);
   });
 });
