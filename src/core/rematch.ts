@@ -176,7 +176,8 @@ export function withChoice<P extends { version: number; choices: BlockChoices }>
 /**
  * A candidate as a CodeLens row or Quick Pick showed it (on `shown.version`, when known), as a choice on
  * `version`: as shown when nothing changed since; else the refreshed candidate with exactly the same text
- * (`outcome` is the block's outcome on `version`), or undefined when that text is no longer a candidate.
+ * nearest the row (`outcome` is the block's outcome on `version`), or undefined when that text is no
+ * longer a candidate.
  */
 export function shownCandidateNow(
   shown: { range: LineRange; text: string; version?: number },
@@ -186,7 +187,10 @@ export function shownCandidateNow(
   if (shown.version === undefined || shown.version === version) {
     return { range: shown.range, version, text: shown.text };
   }
-  const same = outcome?.candidates.find((c) => c.text === shown.text);
+  // Of several candidates with that text (an ambiguous block), the one nearest the row, as choosing it would.
+  const same = outcome?.candidates
+    .filter((c) => c.text === shown.text)
+    .sort((a, b) => Math.abs(a.startLine - shown.range.startLine) - Math.abs(b.startLine - shown.range.startLine))[0];
   return same ? { range: { startLine: same.startLine, endLine: same.endLine }, version, text: same.text } : undefined;
 }
 

@@ -238,6 +238,15 @@ describe('shownCandidateNow (Preview of a candidate row)', () => {
     });
   });
 
+  test('of two candidates with the text of the row, previews the one nearest the row (as choosing it would apply)', () => {
+    // The second occurrence (7-8) was shown; two lines above moved the copies to 4-5 and 9-10.
+    const moved = '// a\n// b\n' + TWICE;
+    const outcome = matchWithChoices(moved, SUM, {}, {}).blocks[0];
+    const shown = { range: { startLine: 7, endLine: 8 }, text: linesOf(TWICE, 7, 8), version: 1 };
+    assert.deepEqual(shownCandidateNow(shown, outcome, 2)?.range, { startLine: 9, endLine: 10 });
+    assert.deepEqual(rematchText(moved, SUM, { 1: { ...shown } }, 2).choices[1].range, { startLine: 9, endLine: 10 });
+  });
+
   test('a row whose text is no longer a candidate previews nothing', () => {
     const outcome = matchWithChoices(NEAR.replace('item.price', 'item.price * 2'), COST, {}, {}).blocks[0];
     assert.equal(shownCandidateNow({ range: CHOSEN.range, text: CHOSEN.text, version: 1 }, outcome, 2), undefined);
