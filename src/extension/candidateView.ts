@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { BlockOutcome, Candidate, SearchReplaceBlock, Tier } from '../core/types';
 import { formatPercent } from '../core/score';
 import { isPlaced } from '../core/outcome';
+import { isReady, unresolved } from '../core/plan';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
 import { tierInfo, tierPhrase } from '../core/tierTable';
@@ -142,7 +143,7 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
       );
     }
     for (const { batch, part } of this.store.partsFor(document.uri)) {
-      if (part.result.status === 'applied' && batchReady(batch)) {
+      if (part.result.status === 'applied' && isReady(batch.plan)) {
         // Every block places itself now (e.g. after a reformat): offer the batch as a unique match.
         const first = part.result.blocks.find((b) => b.range);
         const line = first?.range ? first.range.startLine - 1 : 0;
@@ -160,7 +161,7 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
       }
       for (const outcome of part.result.blocks) {
         if (isPlaced(outcome) && outcome.range) {
-          const waitingFor = [...unresolvedIndexes(batch)].filter((i) => i !== outcome.index);
+          const waitingFor = [...new Set(unresolved(batch.plan).map((u) => u.outcome.index))].filter((i) => i !== outcome.index);
           const line = outcome.range.startLine - 1;
           lenses.push(
             new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
@@ -173,22 +174,6 @@ class CandidateLensProvider implements vscode.CodeLensProvider, vscode.Disposabl
     }
     return lenses;
   }
-}
-
-function unresolvedIndexes(batch: PendingBatch): Set<number> {
-  const out = new Set<number>();
-  for (const part of batch.plan.parts) {
-    for (const b of part.result.blocks) {
-      if (b.status === 'not_found' || b.status === 'ambiguous' || b.status === 'invalid') {
-        out.add(b.index);
-      }
-    }
-  }
-  return out;
-}
-
-function batchReady(batch: PendingBatch): boolean {
-  return batch.plan.parts.every((p) => p.result.status === 'applied');
 }
 
 function describePlacement(part: MatchedPart): string {

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import { ApplyService } from './applyService';
 import { registerBlockSources } from './blockSources';
 import { registerCandidateView } from './candidateView';
+import { DocumentApplier } from './documentApplier';
 import { registerApplyTool } from './chat/applyTool';
 import { registerChatParticipant } from './chat/chatParticipant';
 import { EditorHistory } from './editorHistory';
@@ -34,8 +35,9 @@ export interface ResilientApplyApi {
 function registerServices(context: vscode.ExtensionContext) {
   const log = registerLog(context);
   const feedback = new Feedback();
-  const applyService = new ApplyService(log, feedback);
-  const pendingStore = new PendingStore(applyService, log);
+  const documents = new DocumentApplier(log, feedback);
+  const pendingStore = new PendingStore(documents, log);
+  const applyService = new ApplyService(documents, pendingStore, log, feedback);
   const history = new EditorHistory();
   context.subscriptions.push(feedback, pendingStore, history);
   return { log, feedback, applyService, pendingStore, history };

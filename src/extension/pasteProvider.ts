@@ -4,6 +4,7 @@
 // question (near miss, ambiguity, new file, malformed input) runs the apply flow right after the paste.
 import * as vscode from 'vscode';
 import { detectEditFormat, type EditFormat } from '../core/edits';
+import { isReady, unresolved } from '../core/plan';
 import type { ApplyService, BatchPlan } from './applyService';
 import { PASTE_KIND_DEFAULT, PASTE_KIND_OFFER } from './constants';
 import type { Log } from './log';
@@ -92,12 +93,12 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
       return undefined;
     }
     const title = `Apply ${what.many} (${count(n)})`;
-    if (this.service.isReady(plan) && plan.newFiles.length === 0 && !this.overlapsSelection(plan, document, selections)) {
+    if (isReady(plan) && plan.newFiles.length === 0 && !this.overlapsSelection(plan, document, selections)) {
       const edits = make(title, { kind: 'applied', plan });
       edits[0].additionalEdit = this.service.buildEdit(plan);
       return edits;
     }
-    const waiting = this.service.unresolved(plan).length;
+    const waiting = unresolved(plan).length;
     const suffix = plan.problems.length > 0 ? 'cannot apply, shows why' : waiting > 0 ? `${waiting} to choose` : count(n);
     return make(`Apply ${what.many} (${suffix})`, { kind: 'flow', text });
   }

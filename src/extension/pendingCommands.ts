@@ -5,7 +5,8 @@ import type { ApplyOutcome, ApplyService } from './applyService';
 import { candidateRows } from './candidateView';
 import { Commands } from './constants';
 import type { CandidateChoice, PendingStore } from './pendingStore';
-import { previewChoice, type PreviewContentProvider } from './preview';
+import { previewChoice } from './preview';
+import type { PreviewContentProvider } from './previewContent';
 
 interface PickItem extends vscode.QuickPickItem {
   choice?: CandidateChoice;

@@ -3,11 +3,15 @@
 // the live documents: edits move chosen ranges with the text and trigger a debounced re-match; an undo
 // of an apply that came from a choice brings the choices back.
 import * as vscode from 'vscode';
+import { AppliedHistory, type AppliedBatch } from '../core/appliedHistory';
 import { containsEdits } from '../core/edits';
-import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../core/types';
-import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, PendingSink } from './applyService';
+import { moveChoices } from '../core/lineMap';
+import { isReady, unresolved } from '../core/plan';
+import { withChoice } from '../core/rematch';
+import type { BlockOutcome, Candidate } from '../core/types';
+import type { PendingSink } from './applyService';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';
-import { mapLineRange } from './lineMap';
+import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
 import type { Log } from './log';
 
 export interface PendingBatch {
@@ -30,16 +34,12 @@ export interface CandidateChoice {
   text?: string;
 }
 
-interface UndoRecord {
-  source: string;
-  parts: { uri: string; label: string; blocks: SearchReplaceBlock[]; before: string; after: string }[];
-}
-
 let nextBatch = 1;
 
 export class PendingStore implements PendingSink, vscode.Disposable {
   private readonly batches = new Map<string, PendingBatch>();
-  private readonly undoRecords: UndoRecord[] = [];
+  /** Applied batches that came from a choice, so an undo brings the choice back. */
+  private readonly history = new AppliedHistory();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -47,10 +47,9 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(
-    private readonly service: ApplyService,
+    private readonly documents: DocumentApplier,
     private readonly log: Log,
   ) {
-    service.setPendingSink(this);
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e)),
@@ -65,8 +64,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     const id = `b${nextBatch++}`;
     this.batches.set(id, { id, source, plan });
     this.log.info(
-      `[${source}] pending batch ${id}: ${this.service
-        .unresolved(plan)
+      `[${source}] pending batch ${id}: ${unresolved(plan)
         .map(({ part, outcome }) => `block ${outcome.index} ${outcome.status} in ${part.label}`)
         .join('; ')}`,
     );
@@ -90,7 +88,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   pendingBlockCount(): number {
     let n = 0;
     for (const batch of this.batches.values()) {
-      n += Math.max(1, this.service.unresolved(batch.plan).length);
+      n += Math.max(1, unresolved(batch.plan).length);
     }
     return n;
   }
@@ -113,7 +111,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     if (part.document.isClosed || part.document.version === part.version) {
       return part;
     }
-    const { part: matched } = this.service.rematch(part, part.document, `${batch.source}:rematch`);
+    const { part: matched } = this.documents.rematch(part, part.document, `${batch.source}:rematch`);
     batch.plan = { ...batch.plan, parts: batch.plan.parts.map((p) => (p === part ? matched : p)) };
     return matched;
   }
@@ -132,38 +130,27 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     if (partIndex < 0) {
       return { status: 'refused', summary: 'That document is not part of the pending batch.' };
     }
-    let part = batch.plan.parts[partIndex];
-    if (choice.blockIndex !== undefined && choice.startLine !== undefined && choice.endLine !== undefined) {
-      const record: BlockChoice = {
-        range: { startLine: choice.startLine, endLine: choice.endLine },
-        version: choice.version ?? part.version,
-        text: choice.text ?? '',
-      };
-      // A choice shown for an older version is found again by its text when re-matching (never by offsets).
-      part = { ...part, choices: { ...part.choices, [choice.blockIndex]: record } };
-      if (record.version !== part.version) {
-        part = { ...part, version: -1 }; // Forces commit() to re-match before trusting any offset.
-      }
-    }
-    const plan: BatchPlan = { ...batch.plan, parts: batch.plan.parts.map((p, i) => (i === partIndex ? part : p)) };
+    const plan = withCandidate(batch.plan, partIndex, choice);
     // commit() re-matches changed documents (recovering or refusing stale choices) before applying.
-    const outcome = await this.service.commit(this.service.isReady(plan) ? plan : await this.rematchAll(plan, batch.source), batch.source);
+    const outcome = await this.documents.commit(isReady(plan) ? plan : this.rematchAll(plan, batch.source), batch.source);
+    return this.afterChoice(batch, outcome);
+  }
+
+  private rematchAll(plan: BatchPlan, source: string): BatchPlan {
+    const parts = plan.parts.map((p) => (p.document.isClosed ? p : this.documents.rematch(p, p.document, `${source}:choose`).part));
+    return { ...plan, parts };
+  }
+
+  /** An applied batch leaves the store (and can come back on undo); otherwise it waits with its new plan. */
+  private afterChoice(batch: PendingBatch, outcome: ApplyOutcome): ApplyOutcome {
     if (outcome.status === 'applied') {
       this.batches.delete(batch.id);
       this.rememberForUndo(batch.source, outcome);
-      this.fire();
-      return outcome;
-    }
-    if (outcome.plan) {
+    } else if (outcome.plan) {
       batch.plan = outcome.plan;
     }
     this.fire();
     return outcome;
-  }
-
-  private async rematchAll(plan: BatchPlan, source: string): Promise<BatchPlan> {
-    const parts = plan.parts.map((p) => (p.document.isClosed ? p : this.service.rematch(p, p.document, `${source}:choose`).part));
-    return { ...plan, parts };
   }
 
   /** The first block still waiting for a choice in `uri` (or anywhere), with its best candidate. */
@@ -211,7 +198,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
 
   private async reveal(batchId: string): Promise<void> {
     const batch = this.batches.get(batchId);
-    const first = batch && this.service.unresolved(batch.plan)[0];
+    const first = batch && unresolved(batch.plan)[0];
     if (!first) {
       return;
     }
@@ -232,7 +219,6 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   }
 
   private onDocumentChanged(e: vscode.TextDocumentChangeEvent): void {
-    const key = e.document.uri.toString();
     if (e.contentChanges.length === 0) {
       return;
     }
@@ -241,6 +227,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     } else if (e.reason === vscode.TextDocumentChangeReason.Redo) {
       this.dropAfterRedo(e.document);
     }
+    const key = e.document.uri.toString();
     const insertedBlocks = e.contentChanges.some((c) => containsEdits(c.text));
     for (const batch of [...this.batches.values()]) {
       const part = batch.plan.parts.find((p) => p.uri.toString() === key);
@@ -248,24 +235,23 @@ export class PendingStore implements PendingSink, vscode.Disposable {
         continue;
       }
       if (insertedBlocks && batch.source === 'paste') {
-        // The user switched the paste to plain text (paste widget): the markers are in the file now and
-        // their SEARCH lines would match themselves. The paste batch no longer stands.
-        this.batches.delete(batch.id);
-        this.log.info(`pending batch ${batch.id} dropped: the pasted blocks were inserted as text`);
-        this.fire();
+        this.dropPastedAsText(batch);
         continue;
       }
       // Move choices with the text right away; the full re-match waits for typing to pause.
-      for (const choice of Object.values(part.choices)) {
-        if (choice.version === e.document.version - 1) {
-          const mapped = mapLineRange(choice.range, e.contentChanges);
-          choice.range = mapped.range;
-          choice.touched = choice.touched || mapped.touched;
-          choice.version = e.document.version;
-        }
-      }
+      moveChoices(part.choices, e.contentChanges, e.document.version);
       this.schedule(batch.id);
     }
+  }
+
+  /**
+   * The user switched the paste to plain text (paste widget): the markers are in the file now and their
+   * SEARCH lines would match themselves. The paste batch no longer stands.
+   */
+  private dropPastedAsText(batch: PendingBatch): void {
+    this.batches.delete(batch.id);
+    this.log.info(`pending batch ${batch.id} dropped: the pasted blocks were inserted as text`);
+    this.fire();
   }
 
   private schedule(batchId: string): void {
@@ -304,65 +290,43 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     if (!outcome.plan || !outcome.before) {
       return;
     }
-    const parts = outcome.plan.parts.map((p) => ({
+    const documents = outcome.plan.parts.map((p) => ({
       uri: p.uri.toString(),
       label: p.label,
       blocks: p.blocks,
       before: outcome.before?.get(p.uri.toString()) ?? p.text,
       after: p.document.getText(),
     }));
-    this.undoRecords.push({ source, parts });
-    if (this.undoRecords.length > 20) {
-      this.undoRecords.shift();
-    }
+    this.history.remember({ source, documents });
   }
 
+  /** An undo that took every document of an applied batch back: the batch waits for its choices again. */
   private restoreAfterUndo(document: vscode.TextDocument): void {
-    const key = document.uri.toString();
-    if (!this.undoRecords.some((r) => r.parts.some((p) => p.uri === key))) {
-      return;
+    const batch = this.history.takeUndone(document.uri.toString(), (uri) => openDocument(uri)?.getText());
+    if (batch) {
+      const id = this.add(this.rematchUndone(batch), `${batch.source}:undo`, false);
+      this.history.markPending(id, batch);
     }
-    const text = document.getText();
-    const i = this.undoRecords.findIndex((r) => r.parts.some((p) => p.uri === key && p.before === text));
-    if (i < 0) {
-      return;
-    }
-    const record = this.undoRecords[i];
-    // Only when every document of the batch is back where it was (a multi-file batch undoes per file).
-    const documents = record.parts.map((p) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.uri));
-    if (documents.some((d, j) => !d || d.getText() !== record.parts[j].before)) {
-      return;
-    }
-    this.undoRecords.splice(i, 1);
-    const parts = record.parts.map((p, j) =>
-      this.service.matchDocument(documents[j] as vscode.TextDocument, p.label, p.blocks, {}, `${record.source}:undo`),
-    );
-    const plan: BatchPlan = { parts, newFiles: [], problems: [], blockCount: parts.reduce((n, p) => n + p.blocks.length, 0) };
-    const id = this.add(plan, `${record.source}:undo`, false);
-    this.redoable.set(id, record);
   }
 
-  private readonly redoable = new Map<string, UndoRecord>();
+  private rematchUndone(batch: AppliedBatch): BatchPlan {
+    const parts = batch.documents.map((d) =>
+      // takeUndone found every document open with its text from before the apply.
+      this.documents.matchDocument(openDocument(d.uri) as vscode.TextDocument, d.label, d.blocks, {}, `${batch.source}:undo`),
+    );
+    return { parts, newFiles: [], problems: [], blockCount: parts.reduce((n, p) => n + p.blocks.length, 0) };
+  }
 
+  /** A redo re-applied a batch that an undo had made pending: it is applied, no longer pending. */
   private dropAfterRedo(document: vscode.TextDocument): void {
-    const key = document.uri.toString();
-    const text = document.getText();
-    for (const [id, record] of this.redoable) {
-      if (record.parts.some((p) => p.uri === key && p.after === text)) {
-        this.redoable.delete(id);
-        this.batches.delete(id);
-        this.undoRecords.push(record);
-        this.fire();
-      }
+    for (const id of this.history.takeRedone(document.uri.toString(), document.getText())) {
+      this.batches.delete(id);
+      this.fire();
     }
   }
 
   private fire(): void {
-    for (const id of [...this.redoable.keys()]) {
-      if (!this.batches.has(id)) {
-        this.redoable.delete(id);
-      }
-    }
+    this.history.forgetUndone((id) => this.batches.has(id));
     this.updateContext();
     this.changed.fire();
   }
@@ -382,6 +346,27 @@ export class PendingStore implements PendingSink, vscode.Disposable {
       d.dispose();
     }
   }
+}
+
+function openDocument(uri: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+}
+
+/**
+ * The batch's plan with a CodeLens / Quick Pick / chat choice recorded on one of its parts. Without a
+ * block and lines (a ready batch's Apply) the plan is unchanged.
+ */
+function withCandidate(plan: BatchPlan, partIndex: number, choice: CandidateChoice): BatchPlan {
+  if (choice.blockIndex === undefined || choice.startLine === undefined || choice.endLine === undefined) {
+    return plan;
+  }
+  const part = plan.parts[partIndex];
+  const chosen = withChoice(part, choice.blockIndex, {
+    range: { startLine: choice.startLine, endLine: choice.endLine },
+    version: choice.version ?? part.version,
+    text: choice.text ?? '',
+  });
+  return { ...plan, parts: plan.parts.map((p, i) => (i === partIndex ? chosen : p)) };
 }
 
 /** The candidates a block offers: ranked near-miss candidates, or every occurrence of an ambiguous match. */

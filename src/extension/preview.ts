@@ -1,34 +1,11 @@
 // Preview: vscode.diff of the live document (left, still editable) against a virtual read-only document
 // holding the text the document would have with the block applied at the chosen candidate.
 import * as vscode from 'vscode';
-import type { ApplyService, BlockChoice } from './applyService';
+import { shownCandidateNow, type BlockChoice } from '../core/rematch';
+import type { ApplyService } from './applyService';
 import { Commands, PREVIEW_SCHEME } from './constants';
 import type { CandidateChoice, PendingStore } from './pendingStore';
-
-/** Serves preview texts by URI; keeps the last few so re-opened diff tabs still show something. */
-export class PreviewContentProvider implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 1;
-
-  /** Stores `text` and returns a URI that shows it; the path keeps the file's name for syntax colouring. */
-  put(source: vscode.Uri, text: string): vscode.Uri {
-    const uri = vscode.Uri.from({
-      scheme: PREVIEW_SCHEME,
-      path: source.path.startsWith('/') ? source.path : `/${source.path}`,
-      query: `v${this.next++}`,
-    });
-    this.texts.set(uri.toString(), text);
-    while (this.texts.size > 20) {
-      const oldest = this.texts.keys().next().value as string;
-      this.texts.delete(oldest);
-    }
-    return uri;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '(This preview has expired. Choose Preview again.)';
-  }
-}
+import { PreviewContentProvider } from './previewContent';
 
 /**
  * Opens the diff for a candidate. Returns the preview URI (tests and the chat participant use it), or
@@ -48,22 +25,17 @@ export async function previewChoice(
   const { part } = found;
   const extra: Record<number, BlockChoice> = {};
   if (choice.blockIndex !== undefined && choice.startLine !== undefined && choice.endLine !== undefined) {
-    if (choice.version !== undefined && choice.version !== part.version) {
-      // Shown for an older version: use the refreshed candidate with the same text, if there still is one.
-      const outcome = part.result.blocks.find((b) => b.index === choice.blockIndex);
-      const same = outcome?.candidates.find((c) => c.text === choice.text);
-      if (!same) {
-        void vscode.window.showWarningMessage(`${part.label} changed and that candidate is gone; look at the refreshed ones.`);
-        return undefined;
-      }
-      extra[choice.blockIndex] = { range: { startLine: same.startLine, endLine: same.endLine }, version: part.version, text: same.text };
-    } else {
-      extra[choice.blockIndex] = {
-        range: { startLine: choice.startLine, endLine: choice.endLine },
-        version: part.version,
-        text: choice.text ?? '',
-      };
+    const shown = { range: { startLine: choice.startLine, endLine: choice.endLine }, text: choice.text ?? '', version: choice.version };
+    const current = shownCandidateNow(
+      shown,
+      part.result.blocks.find((b) => b.index === choice.blockIndex),
+      part.version,
+    );
+    if (!current) {
+      void vscode.window.showWarningMessage(`${part.label} changed and that candidate is gone; look at the refreshed ones.`);
+      return undefined;
     }
+    extra[choice.blockIndex] = current;
   }
   const content = service.previewContent(part, extra);
   if (content === undefined) {
@@ -78,9 +50,9 @@ export async function previewChoice(
 
 /** The preview scheme and the internal Preview command used by CodeLens rows, hovers and Quick Pick. */
 export function registerPreview(context: vscode.ExtensionContext, store: PendingStore, service: ApplyService): PreviewContentProvider {
-  const provider = new PreviewContentProvider();
+  const provider = new PreviewContentProvider(PREVIEW_SCHEME);
   context.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, provider),
+    provider.register(),
     vscode.commands.registerCommand(Commands.previewCandidate, (choice: CandidateChoice) =>
       previewChoice(store, service, provider, choice),
     ),

@@ -22,16 +22,29 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+/** What is at a URI: an open document (also an unsaved untitled one), a file, a folder, something else, or nothing. */
+export type EntryKind = 'document' | 'file' | 'folder' | 'other' | 'nothing';
+
+export async function entryAt(uri: vscode.Uri): Promise<EntryKind> {
   if (openDocument(uri)) {
-    return true;
+    return 'document';
   }
+  let type: vscode.FileType;
   try {
-    const stat = await vscode.workspace.fs.stat(uri);
-    return (stat.type & vscode.FileType.File) !== 0;
+    type = (await vscode.workspace.fs.stat(uri)).type;
   } catch {
-    return false;
+    return 'nothing';
   }
+  if ((type & vscode.FileType.File) !== 0) {
+    return 'file';
+  }
+  return (type & vscode.FileType.Directory) !== 0 ? 'folder' : 'other';
+}
+
+/** An open document or a file: something a block can name and be applied to. */
+export async function isDocumentOrFile(uri: vscode.Uri): Promise<boolean> {
+  const kind = await entryAt(uri);
+  return kind === 'document' || kind === 'file';
 }
 
 /** A path as a block names it: forward slashes, no leading "./", no surrounding quotes or backticks. */
@@ -73,7 +86,7 @@ export async function findNamedFile(filePath: string): Promise<vscode.Uri | unde
       .map((f) => f.uri.with({ path: p }));
     candidates.push(vscode.Uri.file(p));
     for (const uri of candidates) {
-      if (await exists(uri)) {
+      if (await isDocumentOrFile(uri)) {
         return uri;
       }
     }
@@ -81,7 +94,7 @@ export async function findNamedFile(filePath: string): Promise<vscode.Uri | unde
   }
   for (const folder of folders) {
     const uri = vscode.Uri.joinPath(folder.uri, p);
-    if (await exists(uri)) {
+    if (await isDocumentOrFile(uri)) {
       return uri;
     }
   }

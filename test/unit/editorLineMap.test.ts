@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
 import { diffLines, renderDiff } from '../../src/core/lineDiff';
-import { mapLineRange } from '../../src/extension/lineMap';
+import { mapLineRange, moveChoices } from '../../src/core/lineMap';
+import type { BlockChoices } from '../../src/core/rematch';
 
 /** A content change as VS Code reports it (0-based positions), without importing vscode at runtime. */
 function change(
@@ -57,6 +58,21 @@ test('joining the line above into the first line touches the range', () => {
 test('several changes of one event apply in sequence (bottom-up as VS Code sends them)', () => {
   const mapped = mapLineRange({ startLine: 10, endLine: 11 }, [change(20, 0, 20, 0, 'below\n'), change(1, 0, 1, 0, 'above\n')]);
   assert.deepEqual(mapped, { range: { startLine: 11, endLine: 12 }, touched: false });
+});
+
+test('choices made on the previous version move with the edit; older ones wait to be found by text', () => {
+  const choices: BlockChoices = {
+    1: { range: { startLine: 10, endLine: 12 }, version: 4, text: 'x' },
+    2: { range: { startLine: 20, endLine: 20 }, version: 4, text: 'y', touched: true },
+    3: { range: { startLine: 10, endLine: 12 }, version: 2, text: 'z' },
+  };
+  moveChoices(choices, [change(0, 0, 0, 0, 'a\nb\n')], 5);
+  assert.deepEqual(choices[1], { range: { startLine: 12, endLine: 14 }, version: 5, text: 'x', touched: false });
+  assert.deepEqual(choices[2], { range: { startLine: 22, endLine: 22 }, version: 5, text: 'y', touched: true }, 'touched stays touched');
+  assert.deepEqual(choices[3], { range: { startLine: 10, endLine: 12 }, version: 2, text: 'z' }, 'an older choice is left alone');
+  const typedInside: BlockChoices = { 1: { range: { startLine: 3, endLine: 4 }, version: 7, text: 'v' } };
+  moveChoices(typedInside, [change(3, 2, 3, 2, 'zz')], 8);
+  assert.deepEqual(typedInside[1], { range: { startLine: 3, endLine: 4 }, version: 8, text: 'v', touched: true });
 });
 
 test('the hover diff marks SEARCH-only lines with - and file-only lines with +', () => {

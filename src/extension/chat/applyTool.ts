@@ -5,11 +5,11 @@
 // ambiguous occurrence. Bad input is answered, never thrown: a thrown error loses the message the
 // model needs to correct itself.
 import * as vscode from 'vscode';
-import { applyBlocks as engineApply } from '../../core/engine';
+import { newFileResult } from '../../core/plan';
 import { APPLY_TOOL_NAME, checkToolInput, editNeedsConfirmation, resolveWorkspacePath, type PathResolution } from '../../core/toolInput';
 import type { SearchReplaceBlock } from '../../core/types';
 import type { ApplyService, BatchPlan } from '../applyService';
-import { labelFor, normalizeBlockPath, openTarget } from '../targets';
+import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 
 /** What the tool needs from activate(). */
@@ -52,26 +52,6 @@ function foreignBlock(blocks: readonly SearchReplaceBlock[], relativePath: strin
     }
   }
   return undefined;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {
-    return true;
-  }
-  try {
-    const stat = await vscode.workspace.fs.stat(uri);
-    return (stat.type & vscode.FileType.File) !== 0 || (stat.type & vscode.FileType.Directory) !== 0;
-  } catch {
-    return false;
-  }
-}
-
-async function isDirectory(uri: vscode.Uri): Promise<boolean> {
-  try {
-    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
-  } catch {
-    return false;
-  }
 }
 
 /** "line 12: `const a = 1;` (3 lines) → `const a = 2;` (3 lines)" for the confirmation. */
@@ -180,12 +160,13 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   const blocks = check.blocks.map(({ filePath: _ignored, ...rest }) => rest);
   const { applyService } = deps;
 
-  if (!(await exists(uri))) {
+  const entry = await entryAt(uri);
+  if (entry === 'nothing') {
     if (blocks.some((b) => b.search !== '')) {
       return `"filePath" "${check.filePath}" does not exist (resolved to ${where.relativePath} in the workspace folder ${folderUri(where.folderIndex).path}); nothing was applied. Check the path, or to create a new file give one block with an empty search and the whole content as replace.`;
     }
     const label = labelFor(uri);
-    const result = engineApply('', blocks, { fileName: label });
+    const result = newFileResult(label, blocks);
     if (result.status !== 'applied') {
       return result.message;
     }
@@ -196,7 +177,7 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
     const outcome = await applyService.commit(plan, 'tool');
     return outcome.status === 'applied' ? `Created ${label}. ${result.message}` : `Nothing was applied: ${outcome.summary}`;
   }
-  if (await isDirectory(uri)) {
+  if (entry === 'folder') {
     return `"filePath" "${check.filePath}" is a folder, not a file; nothing was applied.`;
   }
 

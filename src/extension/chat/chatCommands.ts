@@ -7,10 +7,11 @@
 // every block places, otherwise handed to the pending store (CodeLens rows in the document), so the
 // user sees the new situation instead of an edit at a stale place.
 import * as vscode from 'vscode';
-import { applyBlocks as engineApply } from '../../core/engine';
+import { newFileResult } from '../../core/plan';
 import type { HunkInfo, SearchReplaceBlock } from '../../core/types';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
-import { labelFor, openTarget } from '../targets';
+import { PreviewContentProvider } from '../previewContent';
+import { entryAt, labelFor, openTarget } from '../targets';
 
 export const ChatCommands = {
   /** Apply (a block, a candidate, or a whole batch) from a chat button. Args: ChatApplyArgs. */
@@ -125,25 +126,14 @@ interface RebuiltTarget {
   problem?: string;
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) {
-    return true;
-  }
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Matches a button's blocks against the live document again and re-validates its choices. */
 async function rebuild(applyService: ApplyService, target: ChatTargetArg): Promise<RebuiltTarget> {
   const uri = vscode.Uri.parse(target.uri);
   const blocks = target.blocks.map(fromBlockArg);
-  if (target.create && !(await exists(uri))) {
+  // Created only where nothing is yet (a file made since the reply is edited, never replaced).
+  if (target.create && (await entryAt(uri)) === 'nothing') {
     const label = labelFor(uri);
-    const result = engineApply('', blocks, { fileName: label });
+    const result = newFileResult(label, blocks);
     if (result.status !== 'applied') {
       return { lost: [], problem: result.message };
     }
@@ -224,30 +214,10 @@ export async function applyFromChat(applyService: ApplyService, rawArgs: unknown
   return outcome;
 }
 
-/** Serves the "after" texts of chat previews; keeps the last few so a re-opened diff still shows. */
-class ChatPreviewProvider implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private next = 1;
-
-  put(source: vscode.Uri, text: string): vscode.Uri {
-    const path = source.path.startsWith('/') ? source.path : `/${source.path}`;
-    const uri = vscode.Uri.from({ scheme: CHAT_PREVIEW_SCHEME, path, query: `v${this.next++}` });
-    this.texts.set(uri.toString(), text);
-    while (this.texts.size > 20) {
-      this.texts.delete(this.texts.keys().next().value as string);
-    }
-    return uri;
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '(This preview has expired. Choose Preview again.)';
-  }
-}
-
 /** A chat button's Preview: the live document against what it would become. Returns the preview URI. */
 async function previewFromChat(
   applyService: ApplyService,
-  provider: ChatPreviewProvider,
+  provider: PreviewContentProvider,
   rawArgs: unknown,
 ): Promise<vscode.Uri | undefined> {
   const args = checkArgs(rawArgs);
@@ -286,9 +256,9 @@ async function previewFromChat(
 
 /** Registers the button commands and the preview scheme. */
 export function registerChatCommands(context: vscode.ExtensionContext, applyService: ApplyService): void {
-  const provider = new ChatPreviewProvider();
+  const provider = new PreviewContentProvider(CHAT_PREVIEW_SCHEME);
   context.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(CHAT_PREVIEW_SCHEME, provider),
+    provider.register(),
     vscode.commands.registerCommand(ChatCommands.apply, (args: unknown) => applyFromChat(applyService, args)),
     vscode.commands.registerCommand(ChatCommands.preview, (args: unknown) => previewFromChat(applyService, provider, args)),
     vscode.commands.registerCommand(ChatCommands.copyMessage, async (message: unknown) => {

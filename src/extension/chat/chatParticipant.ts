@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { containsEdits, editBlocks, parseEdits } from '../../core/edits';
 import { BlockParseError } from '../../core/parser';
+import { isChoosable, isReady } from '../../core/plan';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
 import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
 import { labelFor, refusalFor } from '../targets';
@@ -259,7 +260,7 @@ function escapeMarkdown(text: string): string {
 }
 
 /** Streams the whole reply for a dry-run plan. */
-function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean, applyService: ApplyService): void {
+function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: boolean): void {
   const outcomes = plan.parts.flatMap((p) => p.result.blocks);
   for (const problem of plan.problems) {
     stream.markdown(`- ${escapeMarkdown(problem)}\n`);
@@ -298,7 +299,7 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
     };
     if (ready) {
       stream.button(applyButton('Apply all', all, `Apply all ${plan.blockCount} blocks as one undoable edit`));
-    } else if (applyService.isChoosable(plan)) {
+    } else if (isChoosable(plan)) {
       stream.button(
         applyButton(
           'Choose in editor',
@@ -342,8 +343,8 @@ export function createApplyParticipantHandler(applyService: ApplyService): vscod
     if (token.isCancellationRequested) {
       return {};
     }
-    const ready = applyService.isReady(plan);
-    renderPlan(stream, plan, ready, applyService);
+    const ready = isReady(plan);
+    renderPlan(stream, plan, ready);
     const unique = plan.parts.flatMap((p) => p.result.blocks).filter(isUnique).length;
     return { metadata: { command: request.command, blocks: blocks.length, unique, ready } satisfies ApplyChatMetadata };
   };

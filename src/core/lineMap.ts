@@ -1,7 +1,19 @@
 // Moves a line range through document edits so a choice made on one version still points at the same
 // text on the next ("candidates move with the text").
-import type * as vscode from 'vscode';
-import type { LineRange } from '../core/types';
+import type { BlockChoices } from './rematch';
+import type { LineRange } from './types';
+
+/** A 0-based position, as an editor reports it. */
+export interface TextPosition {
+  line: number;
+  character: number;
+}
+
+/** One replacement of an edit, as VS Code reports it (vscode.TextDocumentContentChangeEvent fits). */
+export interface ContentChange {
+  range: { start: TextPosition; end: TextPosition };
+  text: string;
+}
 
 export interface MappedRange {
   range: LineRange;
@@ -21,7 +33,7 @@ function newlineCount(text: string): number {
  * Maps a 1-based inclusive line range through content changes, applied in the order given (VS Code
  * reports the changes of one event so that applying them in sequence is correct).
  */
-export function mapLineRange(range: LineRange, changes: readonly vscode.TextDocumentContentChangeEvent[]): MappedRange {
+export function mapLineRange(range: LineRange, changes: readonly ContentChange[]): MappedRange {
   let start = range.startLine - 1;
   let end = range.endLine - 1;
   let touched = false;
@@ -53,4 +65,20 @@ export function mapLineRange(range: LineRange, changes: readonly vscode.TextDocu
     end = Math.max(start, end + delta);
   }
   return { range: { startLine: start + 1, endLine: end + 1 }, touched };
+}
+
+/**
+ * Moves the choices made on the version before `version` through the changes that made `version`, so
+ * they keep pointing at their text until the next re-match; a change inside a range marks it touched.
+ * Choices on older versions stay as they are (they are found again by their text).
+ */
+export function moveChoices(choices: BlockChoices, changes: readonly ContentChange[], version: number): void {
+  for (const choice of Object.values(choices)) {
+    if (choice.version === version - 1) {
+      const mapped = mapLineRange(choice.range, changes);
+      choice.range = mapped.range;
+      choice.touched = choice.touched || mapped.touched;
+      choice.version = version;
+    }
+  }
 }
