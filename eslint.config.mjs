@@ -56,6 +56,23 @@ export default tseslint.config(
     },
   },
   {
+    // The adapters also run in the web worker extension host: Node built-ins only in src/extension/node/,
+    // which the Node entry point (desktop.ts) alone hands in.
+    files: ['src/extension/**/*.ts'],
+    ignores: ['src/extension/node/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'src/extension runs in the web worker too: Node-only code lives in src/extension/node/.' },
+            { group: ['../node/*', '../../node/*', '../cli'], message: 'the editor adapters do not use the CLI.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The CLI's file handling never reaches into the editor adapters.
     files: ['src/node/**/*.ts', 'src/cli.ts'],
     rules: {
