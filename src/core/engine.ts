@@ -559,77 +559,98 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
   return { outcome, placement: placeOccurrence(batch, block, occ) };
 }
 
+/**
+ * A block no tier placed. In order: it quotes text an earlier block of the batch replaced (stale); its
+ * REPLACE is already in the file; it matches only with inconsistent indentation; it occurs only inside
+ * longer lines; else fuzzy candidates (placed only when autoApplyAbove asks and the best clearly leads).
+ */
 function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, matcher: Matcher): Evaluation {
-  const settings = batch.settings;
-  const outcome = undecided(block.index);
-  const doc = batch.working;
-
-  // A stale anchor: SEARCH quotes the original text of a region an earlier block has replaced.
-  if (!batch.ledger.isEmpty) {
-    const inOriginal = new Matcher(batch.original, spec).findFirst();
-    if (inOriginal) {
-      for (const o of inOriginal.occurrences) {
-        const edits = batch.ledger.overlapping(o.start, o.end);
-        if (edits.length === 0) {
-          continue;
-        }
-        const a = Math.min(o.start, ...edits.map((x) => x.origStart));
-        const b = Math.max(o.end, ...edits.map((x) => x.origEnd));
-        const w = batch.ledger.toWorking(a, b);
-        const blocks = [...new Set(edits.flatMap((x) => x.blocks))].sort((x, y) => x - y);
-        const who = blocks.length === 1 ? `block ${blocks[0]}` : `blocks ${blocks.join(', ')}`;
-        const note = `block ${block.index} quotes lines that ${who} replaced`;
-        if (!outcome.notes.includes(note)) {
-          outcome.notes.push(note);
-        }
-        const text = w.end > w.start ? doc.joined(w.start, w.end) : '';
-        const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
-        if (cand) {
-          cand.score = batch.similarity(spec.lines.join('\n'), text);
-        }
-        markStale(outcome, blocks, cand ? [cand] : []);
-      }
-      if (outcome.notes.length > 0) {
-        return { outcome };
-      }
-    }
+  const stale = staleOutcome(batch, block, spec);
+  if (stale) {
+    return { outcome: stale };
   }
-
-  // Already applied: REPLACE (normalised the same way) is in the file at one place, so re-sending loops.
   const applied = alreadyAppliedAt(batch, block);
   if (applied) {
+    const outcome = undecided(block.index);
     markAlreadyApplied(outcome, applied);
     outcome.notes.push(
       `already applied at ${applied.startLine === applied.endLine ? `line ${applied.startLine}` : `lines ${applied.startLine}-${applied.endLine}`}`,
     );
     return { outcome };
   }
-
   if (matcher.indentMisses.size > 0) {
     return indentMissOutcome(batch, block, spec, [...matcher.indentMisses.values()]);
   }
+  return partialLineOutcome(batch, block, spec, matcher) ?? evaluateFuzzy(batch, block, spec);
+}
 
-  // SEARCH found only inside lines: not a match, but the whole lines are the obvious candidates.
-  const partial = matcher.findPartial();
-  if (partial.length > 0) {
-    const searchText = spec.lines.join('\n');
-    for (const p of partial.slice(0, settings.maxCandidates)) {
-      const lineNos = p.partialLines.map((l) => batch.range(l, l + 1).startLine);
-      const note = `matched only part of line${lineNos.length === 1 ? '' : 's'} ${lineNos.join(' and ')}`;
-      const c = batch.candidate(p.start, p.end, 0, note);
-      c.score = batch.similarity(searchText, c.text);
-      outcome.candidates.push(c);
-    }
-    outcome.notes.push(
-      partial.length > settings.maxCandidates
-        ? `SEARCH occurs only inside longer lines (${partial.length} places, first ${settings.maxCandidates} shown); SEARCH must quote whole lines`
-        : 'SEARCH occurs only inside longer lines; SEARCH must quote whole lines',
-    );
-    return { outcome };
+/** SEARCH quotes the original text of a region an earlier block of the batch has replaced: a stale anchor. */
+function staleOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec): BlockOutcome | undefined {
+  if (batch.ledger.isEmpty) {
+    return undefined;
   }
+  const inOriginal = new Matcher(batch.original, spec).findFirst();
+  if (!inOriginal) {
+    return undefined;
+  }
+  const outcome = undecided(block.index);
+  const doc = batch.working;
+  for (const o of inOriginal.occurrences) {
+    const edits = batch.ledger.overlapping(o.start, o.end);
+    if (edits.length === 0) {
+      continue;
+    }
+    const a = Math.min(o.start, ...edits.map((x) => x.origStart));
+    const b = Math.max(o.end, ...edits.map((x) => x.origEnd));
+    const w = batch.ledger.toWorking(a, b);
+    const blocks = [...new Set(edits.flatMap((x) => x.blocks))].sort((x, y) => x - y);
+    const who = blocks.length === 1 ? `block ${blocks[0]}` : `blocks ${blocks.join(', ')}`;
+    const note = `block ${block.index} quotes lines that ${who} replaced`;
+    if (!outcome.notes.includes(note)) {
+      outcome.notes.push(note);
+    }
+    const text = w.end > w.start ? doc.joined(w.start, w.end) : '';
+    const cand = w.end > w.start ? batch.candidate(w.start, w.end, 0, 'current text') : undefined;
+    if (cand) {
+      cand.score = batch.similarity(spec.lines.join('\n'), text);
+    }
+    markStale(outcome, blocks, cand ? [cand] : []);
+  }
+  return outcome.notes.length > 0 ? outcome : undefined;
+}
 
-  // Tier 10: fuzzy candidates; applied only on request, clearly ahead of the rest.
-  // A batch shares one fuzzy budget (a few single-search caps), so thousands of misses stay bounded.
+/** SEARCH found only inside longer lines: not a match, but those whole lines are the obvious candidates. */
+function partialLineOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, matcher: Matcher): Evaluation | undefined {
+  const partial = matcher.findPartial();
+  if (partial.length === 0) {
+    return undefined;
+  }
+  const { maxCandidates } = batch.settings;
+  const outcome = undecided(block.index);
+  const searchText = spec.lines.join('\n');
+  for (const p of partial.slice(0, maxCandidates)) {
+    const lineNos = p.partialLines.map((l) => batch.range(l, l + 1).startLine);
+    const note = `matched only part of line${lineNos.length === 1 ? '' : 's'} ${lineNos.join(' and ')}`;
+    const c = batch.candidate(p.start, p.end, 0, note);
+    c.score = batch.similarity(searchText, c.text);
+    outcome.candidates.push(c);
+  }
+  outcome.notes.push(
+    partial.length > maxCandidates
+      ? `SEARCH occurs only inside longer lines (${partial.length} places, first ${maxCandidates} shown); SEARCH must quote whole lines`
+      : 'SEARCH occurs only inside longer lines; SEARCH must quote whole lines',
+  );
+  return { outcome };
+}
+
+/**
+ * Tier 10: fuzzy candidates, applied only on request (autoApplyAbove) and clearly ahead of the rest. A
+ * batch shares one fuzzy budget (a few single-search caps), so thousands of misses stay bounded.
+ */
+function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec): Evaluation {
+  const settings = batch.settings;
+  const outcome = undecided(block.index);
+  const doc = batch.working;
   const cap = Math.min(DEFAULT_FUZZY_WORK_CAP, batch.fuzzyWorkLeft);
   const fuzzy =
     cap > 0
