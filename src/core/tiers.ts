@@ -302,6 +302,32 @@ function allStarts(doc: DocLines, m: number): number[] {
   return out;
 }
 
+/** End of the line starting at `ls`, before its line break (and a CR before it). */
+function lineEndAt(text: string, ls: number): number {
+  const le = text.indexOf('\n', ls);
+  if (le === -1) {
+    return text.length;
+  }
+  return le > ls && text.charCodeAt(le - 1) === 13 ? le - 1 : le;
+}
+
+/** Length of text[ls, le) without trailing (trims >= 1) and leading (trims >= 2) indentation. */
+function trimmedLength(text: string, ls: number, le: number, trims: number): number {
+  let a = ls;
+  let b = le;
+  if (trims >= 1) {
+    while (b > a && isIndentCode(text.charCodeAt(b - 1))) {
+      b--;
+    }
+  }
+  if (trims >= 2) {
+    while (a < b && isIndentCode(text.charCodeAt(a))) {
+      a++;
+    }
+  }
+  return b - a;
+}
+
 /** Matching of one SEARCH against one document, with the anchor located once. */
 export class Matcher {
   private anchorHits: number[] | undefined;
@@ -336,37 +362,48 @@ export class Matcher {
    */
   private windows(tier: Tier): number[] {
     const doc = this.doc;
-    const m = this.spec.lines.length;
     const info = tierInfo(tier);
     const anchor = info.tokensOnly ? this.spec.wordAnchor : this.spec.anchor;
     if (!anchor || !this.useAnchors || (info.foldsUnicode && doc.hasZeroWidth())) {
-      return (this.everything ??= allStarts(doc, m));
+      return (this.everything ??= allStarts(doc, this.spec.lines.length));
     }
     const hits = info.tokensOnly
       ? (this.wordHits ??= anchorLineStarts(doc, anchor.text))
       : (this.anchorHits ??= anchorLineStarts(doc, anchor.text));
-    const text = doc.text;
-    const out: number[] = [];
     if (info.kind === 'exact') {
-      for (const ls of hits) {
-        let ws = ls;
-        for (let k = 0; k < anchor.line && ws !== -1; k++) {
-          ws = this.previousLineStart(ws);
-        }
-        if (ws === -1 || !text.startsWith(this.spec.raw, ws)) {
-          continue;
-        }
-        const s = doc.lineAt(ws);
-        if (doc.has(s + m - 1)) {
-          out.push(s);
-        }
+      return this.exactWindows(hits, anchor.line);
+    }
+    return hits.length === 0 ? [] : this.normalisedWindows(tier, hits, anchor.line);
+  }
+
+  /** Exact tier: the whole SEARCH text must start at the window's first line. */
+  private exactWindows(hits: readonly number[], anchorLine: number): number[] {
+    const doc = this.doc;
+    const m = this.spec.lines.length;
+    const out: number[] = [];
+    for (const ls of hits) {
+      let ws = ls;
+      for (let k = 0; k < anchorLine && ws !== -1; k++) {
+        ws = this.previousLineStart(ws);
       }
-      return out;
+      if (ws === -1 || !doc.text.startsWith(this.spec.raw, ws)) {
+        continue;
+      }
+      const s = doc.lineAt(ws);
+      if (doc.has(s + m - 1)) {
+        out.push(s);
+      }
     }
-    if (hits.length === 0) {
-      return out;
-    }
-    const keys = alternativesFor(this.spec, tier, anchor.line);
+    return out;
+  }
+
+  /** Tiers 2-9: the anchor hit's line, read the tier's way, must equal one of SEARCH's anchor-line alternatives. */
+  private normalisedWindows(tier: Tier, hits: readonly number[], anchorLine: number): number[] {
+    const doc = this.doc;
+    const text = doc.text;
+    const m = this.spec.lines.length;
+    const info = tierInfo(tier);
+    const keys = alternativesFor(this.spec, tier, anchorLine);
     const { cache: cacheName, key: fn } = readingOf(tier);
     // Tiers 2-5 only trim and swap characters one for one: the trimmed length must already agree.
     const trimming = info.sameLengthAfterTrimming;
@@ -377,30 +414,10 @@ export class Matcher {
     for (const a of keys) {
       maxKey = Math.max(maxKey, a.key.length);
     }
+    const out: number[] = [];
     for (const ls of hits) {
-      let le = text.indexOf('\n', ls);
-      if (le === -1) {
-        le = text.length;
-      } else if (le > ls && text.charCodeAt(le - 1) === 13) {
-        le--;
-      }
-      if (lengths) {
-        let a = ls;
-        let b = le;
-        if (trims >= 1) {
-          while (b > a && isIndentCode(text.charCodeAt(b - 1))) {
-            b--;
-          }
-        }
-        if (trims >= 2) {
-          while (a < b && isIndentCode(text.charCodeAt(a))) {
-            a++;
-          }
-        }
-        if (!lengths.has(b - a)) {
-          continue;
-        }
-      } else if (tooLong(text, ls, le, maxKey, info.tokensOnly)) {
+      const le = lineEndAt(text, ls);
+      if (lengths ? !lengths.has(trimmedLength(text, ls, le, trims)) : tooLong(text, ls, le, maxKey, info.tokensOnly)) {
         continue;
       }
       let key = byStart.get(ls);
@@ -411,7 +428,7 @@ export class Matcher {
       if (!keys.some((a) => a.key === key)) {
         continue;
       }
-      const s = doc.lineAt(ls) - anchor.line;
+      const s = doc.lineAt(ls) - anchorLine;
       if (s >= 0 && doc.has(s + m - 1)) {
         out.push(s);
       }
