@@ -199,10 +199,61 @@ function keyCode(c: number): number {
   return c === 0x2026 ? ELLIPSIS : c;
 }
 
-/** FNV-1a of lineKey(line) as lineKey would spell it, without building it (whitespace skipped, quotes and dashes folded). */
-function keyHash(line: string): number {
+/** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
+const EVIDENCE_SCAN_CHARS = 4_000_000;
+/** A line occurring more often than this in the document casts no vote (closing braces and the like). */
+const MAX_VOTES_PER_LINE = 64;
+/** Buckets of the signature pre-test (a bit each). */
+const SIGNATURE_BUCKETS = 1 << 12;
+/** Leading key characters in the signature. */
+const SIGNATURE_HEAD = 8;
+
+/**
+ * A cheap signature of lineKey(line) read from `from` (past the indentation): its first SIGNATURE_HEAD
+ * and its last two characters, without reading the rest of the line. Rules out almost every line
+ * before it is compared (lines of one file often share their first few characters, and their last).
+ */
+function keySignature(line: string, from: number): number {
+  let sig = 0x811c9dc5;
+  let taken = 0;
+  for (let i = from; i < line.length && taken < SIGNATURE_HEAD; i++) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
+      continue;
+    }
+    if (c === ELLIPSIS) {
+      // '...' in the key: as many of its dots as the head still takes.
+      for (let k = Math.min(3, SIGNATURE_HEAD - taken); k > 0; k--) {
+        sig = Math.imul(sig ^ 46, 0x01000193);
+        taken++;
+      }
+    } else {
+      sig = Math.imul(sig ^ c, 0x01000193);
+      taken++;
+    }
+  }
+  // The last two characters, read backwards (an ellipsis supplies both as dots).
+  let tail = 0;
+  for (let i = line.length - 1, got = 0; i >= from && got < 2; i--) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
+      continue;
+    }
+    if (c === ELLIPSIS) {
+      tail = got === 0 ? 46 * 0x10000 + 46 : tail * 0x10000 + 46;
+      got = 2;
+    } else {
+      tail = tail * 0x10000 + c;
+      got++;
+    }
+  }
+  return Math.imul(sig ^ tail, 0x01000193) >>> 0;
+}
+
+/** FNV-1a of lineKey(line) read from `from`, without building the key (whitespace skipped, quotes and dashes folded). */
+function keyHash(line: string, from: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < line.length; i++) {
+  for (let i = from; i < line.length; i++) {
     const c = keyCode(line.charCodeAt(i));
     if (c === SKIPPED) {
       continue;
@@ -218,27 +269,112 @@ function keyHash(line: string): number {
   return h >>> 0;
 }
 
-/**
- * The first and last characters of lineKey(line), as one number, found from the line's two ends
- * without reading its middle: a cheap test that rules out almost every line before keyHash reads it.
- */
-function keyEdges(line: string): number {
-  let first = SKIPPED;
-  for (let i = 0; i < line.length && first === SKIPPED; i++) {
-    first = keyCode(line.charCodeAt(i));
+/** Is lineKey(line) equal to `key`? Read from `from` (past the indentation), without building the key. */
+function keyEquals(line: string, from: number, key: string): boolean {
+  let p = 0;
+  for (let i = from; i < line.length; i++) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
+      continue;
+    }
+    if (c === ELLIPSIS) {
+      if (!key.startsWith('...', p)) {
+        return false;
+      }
+      p += 3;
+    } else if (key.charCodeAt(p++) !== c) {
+      return false;
+    }
   }
-  let last = SKIPPED;
-  for (let i = line.length - 1; i >= 0 && last === SKIPPED; i--) {
-    last = keyCode(line.charCodeAt(i));
-  }
-  const fold = (c: number) => (c === ELLIPSIS ? 46 : c);
-  return fold(first) * 0x10000 + fold(last);
+  return p === key.length;
 }
 
-/** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
-const EVIDENCE_SCAN_CHARS = 4_000_000;
-/** A line occurring more often than this in the document casts no vote (closing braces and the like). */
-const MAX_VOTES_PER_LINE = 64;
+/**
+ * SEARCH's line keys (lineKey) and the non-blank document lines that have them, gathered during the
+ * prefilter's pass over the document (one pass reads each line once), for evidenceSeeds.
+ */
+class ExactLines {
+  /** Distinct SEARCH line keys. */
+  readonly keys: string[] = [];
+  /** Per key: the SEARCH lines that have it. */
+  readonly searchLines: number[][] = [];
+  /** Per key: the non-blank document lines that have it, in document order. */
+  readonly docLines: number[][] = [];
+  /** Per key: its keyHash. */
+  private readonly hashes: number[] = [];
+  /** Keys in the order of their first document line. */
+  readonly order: number[] = [];
+  /** Characters of the non-blank lines visited (whole lines, indentation included). */
+  chars = 0;
+  /** keySignature -> keys with it. */
+  private readonly bySignature = new Map<number, number[]>();
+  /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
+  private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
+
+  constructor(search: readonly string[]) {
+    const index = new Map<string, number>();
+    search.forEach((line, i) => {
+      const key = lineKey(line);
+      let k = index.get(key);
+      if (k === undefined) {
+        k = this.keys.length;
+        index.set(key, k);
+        this.keys.push(key);
+        this.searchLines.push([]);
+        this.docLines.push([]);
+        this.hashes.push(keyHash(key, 0));
+        const sig = keySignature(key, 0);
+        this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
+        const same = this.bySignature.get(sig);
+        if (same) {
+          same.push(k);
+        } else {
+          this.bySignature.set(sig, [k]);
+        }
+      }
+      this.searchLines[k].push(i);
+    });
+  }
+
+  /** Non-blank document line j (its text `line`, content from `lead`): note it if its key is SEARCH's. */
+  visit(line: string, lead: number, j: number): void {
+    this.chars += line.length;
+    if (this.chars > EVIDENCE_SCAN_CHARS) {
+      return; // evidenceSeeds will skip the document: stop collecting
+    }
+    const sig = keySignature(line, lead);
+    if ((this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] & (1 << (sig & 31))) === 0) {
+      return;
+    }
+    const same = this.bySignature.get(sig);
+    if (!same) {
+      return;
+    }
+    // Keys past the vote limit cast no vote anyway: their lines are neither compared nor stored.
+    let live = 0;
+    for (const k of same) {
+      if (this.docLines[k].length <= MAX_VOTES_PER_LINE) {
+        live++;
+      }
+    }
+    if (live === 0) {
+      return;
+    }
+    // Several keys with one signature (lines that differ only in their middle): one hash of the
+    // line tells which one it can be, so it is read once more, not once per key.
+    const hash = live > 1 ? keyHash(line, lead) : 0;
+    for (const k of same) {
+      const docs = this.docLines[k];
+      if (docs.length > MAX_VOTES_PER_LINE || (live > 1 && this.hashes[k] !== hash) || !keyEquals(line, lead, this.keys[k])) {
+        continue;
+      }
+      if (docs.length === 0) {
+        this.order.push(k);
+      }
+      docs.push(j);
+    }
+  }
+}
 
 export function findFuzzyCandidates(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
@@ -263,7 +399,9 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   for (const line of search) {
     budget.used += 2 * line.length;
   }
-  const pre = prefilter(docLines, search, maxCandidates, budget);
+  // Lines equal to SEARCH lines are found during the prefilter's pass (evidenceSeeds votes with them).
+  const exact = search.length >= 2 ? new ExactLines(search) : undefined;
+  const pre = prefilter(docLines, search, maxCandidates, budget, exact);
   if (pre.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
@@ -298,7 +436,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
       seeds.push(best);
     }
     // Regions that lines equal to SEARCH lines support, wherever the prefilter looked.
-    for (const region of evidenceSeeds(docLines, pre.nonBlank, search, budget)) {
+    for (const region of exact ? evidenceSeeds(exact, search.length, budget) : []) {
       seeds.push({ ...region, score: scoreOf(region.start, region.end) });
     }
     seeds.sort(byScoreThenStart);
@@ -421,70 +559,24 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
  * lineKey): each such line votes for the start it implies; the best starts take every agreeing line
  * within a few lines of their diagonal (dropped or invented lines shift it), and the region spans from
  * the first to the last of them, so invented first/last SEARCH lines are left out and gaps are bridged.
- * One pass over the document, counted as work; skipped for documents above EVIDENCE_SCAN_CHARS.
+ * The lines come from the prefilter's pass (ExactLines), counted as work as one more pass over the
+ * characters; skipped for documents above EVIDENCE_SCAN_CHARS.
  */
-function evidenceSeeds(
-  docLines: readonly string[],
-  nonBlank: Int32Array,
-  search: readonly string[],
-  budget: Budget,
-): Array<{ start: number; end: number }> {
-  const n = search.length;
-  const M = nonBlank.length;
-  if (n < 2) {
-    return [];
-  }
-  let chars = 0;
-  for (let j = 0; j < M && chars <= EVIDENCE_SCAN_CHARS; j++) {
-    chars += docLines[nonBlank[j]].length;
-  }
+function evidenceSeeds(exact: ExactLines, n: number, budget: Budget): Array<{ start: number; end: number }> {
+  const chars = exact.chars;
   if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
     return [];
   }
-  // One hashing pass over the characters (keys are built only for lines whose hash is SEARCH's).
   budget.spend(chars);
-  const index = new Map<string, number[]>();
-  search.forEach((line, i) => {
-    const key = lineKey(line);
-    const list = index.get(key);
-    if (list) {
-      list.push(i);
-    } else {
-      index.set(key, [i]);
-    }
-  });
-  // A hash of each line's key, computed without building strings, filters the lines worth keying.
-  const hashes = new Set<number>();
-  const edges = new Set<number>();
-  for (const key of index.keys()) {
-    hashes.add(keyHash(key));
-    edges.add(keyEdges(key));
-  }
-  const hits = new Map<string, number[]>();
-  for (let j = 0; j < M; j++) {
-    const line = docLines[nonBlank[j]];
-    if (!edges.has(keyEdges(line)) || !hashes.has(keyHash(line))) {
-      continue;
-    }
-    const key = lineKey(normalizeLine(line));
-    if (!index.has(key)) {
-      continue;
-    }
-    const list = hits.get(key);
-    if (list) {
-      list.push(j);
-    } else {
-      hits.set(key, [j]);
-    }
-  }
   // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
   const matches: Array<[number, number]> = [];
   const votes = new Map<number, number>();
-  for (const [key, docs] of hits) {
+  for (const k of exact.order) {
+    const docs = exact.docLines[k];
     if (docs.length > MAX_VOTES_PER_LINE) {
       continue;
     }
-    const lines = index.get(key)!;
+    const lines = exact.searchLines[k];
     for (const j of docs) {
       for (const i of lines) {
         matches.push([i, j]);
@@ -606,7 +698,13 @@ interface Prefiltered {
   seeds: Array<{ start: number; end: number }>;
 }
 
-function prefilter(docLines: readonly string[], search: readonly string[], maxCandidates: number, budget: Budget): Prefiltered {
+function prefilter(
+  docLines: readonly string[],
+  search: readonly string[],
+  maxCandidates: number,
+  budget: Budget,
+  exact: ExactLines | undefined,
+): Prefiltered {
   // The prefilter may use most of the budget; full scoring needs comparatively little.
   const prefilterCap = budget.cap * 0.85;
   const n = search.length;
@@ -709,6 +807,7 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
       continue; // blank line: invisible to the fuzzy tier
     }
     const e = count;
+    exact?.visit(line, lead, e);
     const hashed = e % stride === 0;
     const from = lineOffset[e];
     let to = from;
