@@ -634,7 +634,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
       break;
     }
     let k = 0;
-    while (k < len && docLines[nonBlank[j + k]].trim() === want[k]) {
+    while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
       k++;
     }
     budget.used += k;
@@ -644,6 +644,38 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
     }
   }
   return out;
+}
+
+/** line.trim() === want, without building the trimmed string (most lines differ in their first characters). */
+function trimmedEquals(line: string, want: string): boolean {
+  if (line.length < want.length) {
+    return false;
+  }
+  let lo = 0;
+  while (lo < line.length && isTrimmed(line.charCodeAt(lo))) {
+    lo++;
+  }
+  let hi = line.length;
+  while (hi > lo && isTrimmed(line.charCodeAt(hi - 1))) {
+    hi--;
+  }
+  return hi - lo === want.length && line.startsWith(want, lo);
+}
+
+/** What String.prototype.trim removes: white space (Zs, tab, VT, FF, BOM) and line terminators. */
+function isTrimmed(c: number): boolean {
+  return c <= 32
+    ? c === 32 || (c >= 9 && c <= 13)
+    : c >= 0xa0 &&
+        (c === 0xa0 ||
+          c === 0x1680 ||
+          (c >= 0x2000 && c <= 0x200a) ||
+          c === 0x2028 ||
+          c === 0x2029 ||
+          c === 0x202f ||
+          c === 0x205f ||
+          c === 0x3000 ||
+          c === 0xfeff);
 }
 
 function overlapOf(x: FuzzyWindow, y: FuzzyWindow): number {
@@ -960,6 +992,25 @@ interface DocLine {
   fusedSearchRow: number;
 }
 
+/** WindowScorer.keyIndex for a line with no evidence key: one of letters and digits, one of punctuation only, one not yet looked at. */
+const NO_EVIDENCE = -1;
+const PUNCTUATION_ONLY = -2;
+const KEY_UNKNOWN = -3;
+
+/** Does the text have two ASCII word characters ([A-Za-z0-9_$])? Lines without are punctuation ("}", "});"). */
+function hasTwoWordChars(text: string): boolean {
+  let seen = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36) {
+      if (++seen === 2) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** Largest SEARCH (in lines) whose similarity caches are dense rows. */
 const DENSE_SIM_LIMIT = 1024;
 
@@ -1022,11 +1073,14 @@ class WindowScorer {
   /** Scratch for the alignment DP, reused across windows. */
   private dp = new Float64Array(0);
   private readonly norms = new Map<number, string>();
-  private readonly keys = new Map<number, string>();
-  /** SEARCH line keys (lineKey) -> how many SEARCH lines have it. */
-  private readonly keyCount = new Map<string, number>();
-  /** Evidence keys -> the SEARCH lines that have it. */
-  private readonly keyLines = new Map<string, number[]>();
+  /** Evidence keys: SEARCH's line keys (lineKey) that are not punctuation only. */
+  private readonly evidenceKeys: string[] = [];
+  /** Per evidence key: the SEARCH lines that have it. */
+  private readonly evidenceSearchLines: number[][] = [];
+  /** keyHash of an evidence key -> its indexes. */
+  private readonly evidenceByHash = new Map<number, number[]>();
+  /** Per non-blank document line: its evidence key, NO_EVIDENCE, PUNCTUATION_ONLY or KEY_UNKNOWN (not looked at yet). */
+  private readonly keyOf: Int32Array;
   /** SEARCH lines that can be evidence (not punctuation only). */
   private evidenceLines = 0;
   /** SEARCH line text -> its indexes, for exact-line votes. */
@@ -1072,19 +1126,29 @@ class WindowScorer {
     this.bagSize = size;
     this.scratch = new Int32Array(this.ids.size);
     this.scratchBag = new Int32Array(this.ids.size);
+    this.keyOf = new Int32Array(nonBlank.length).fill(KEY_UNKNOWN);
+    const evidenceIndex = new Map<string, number>();
     for (const [i, line] of search.entries()) {
-      const key = lineKey(line);
       // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
-      if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {
+      if (!hasTwoWordChars(line)) {
         continue;
       }
-      this.keyCount.set(key, (this.keyCount.get(key) ?? 0) + 1);
-      const list = this.keyLines.get(key);
-      if (list) {
-        list.push(i);
-      } else {
-        this.keyLines.set(key, [i]);
+      const key = lineKey(line);
+      let e = evidenceIndex.get(key);
+      if (e === undefined) {
+        e = this.evidenceKeys.length;
+        evidenceIndex.set(key, e);
+        this.evidenceKeys.push(key);
+        this.evidenceSearchLines.push([]);
+        const hash = keyHash(key, 0);
+        const same = this.evidenceByHash.get(hash);
+        if (same) {
+          same.push(e);
+        } else {
+          this.evidenceByHash.set(hash, [e]);
+        }
       }
+      this.evidenceSearchLines[e].push(i);
       this.evidenceLines++;
     }
     search.forEach((line, i) => {
@@ -1157,21 +1221,15 @@ class WindowScorer {
 
   /** SEARCH's lines found (by lineKey, each at most as often as SEARCH has it) among [a, b), 0..1. */
   private exactShare(a: number, b: number): number {
-    const used = new Map<string, number>();
+    const used = new Int32Array(this.evidenceKeys.length);
     let found = 0;
     let neutral = 0;
     for (let j = a; j < b; j++) {
-      const key = this.key(j);
-      const have = this.keyCount.get(key);
-      if (have === undefined) {
-        if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {
-          neutral++;
-        }
-        continue;
-      }
-      const u = used.get(key) ?? 0;
-      if (u < have) {
-        used.set(key, u + 1);
+      const k = this.keyIndex(j);
+      if (k === PUNCTUATION_ONLY) {
+        neutral++;
+      } else if (k >= 0 && used[k] < this.evidenceSearchLines[k].length) {
+        used[k]++;
         found++;
       }
     }
@@ -1196,11 +1254,11 @@ class WindowScorer {
     const matches: Array<[number, number]> = [];
     const reach = Math.min(n, 64) + slack;
     for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
-      const key = this.key(j);
-      const list = this.keyLines.get(key);
-      if (!list) {
+      const k = this.keyIndex(j);
+      if (k < 0) {
         continue;
       }
+      const list = this.evidenceSearchLines[k];
       // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
       for (const i of list) {
         if (list.length === 1) {
@@ -1274,11 +1332,23 @@ class WindowScorer {
     return { start, end };
   }
 
-  private key(j: number): string {
-    let k = this.keys.get(j);
-    if (k === undefined) {
-      k = lineKey(this.norm(j));
-      this.keys.set(j, k);
+  /** The evidence key line j has (by lineKey, compared without building the key), or why it has none. */
+  private keyIndex(j: number): number {
+    let k = this.keyOf[j];
+    if (k === KEY_UNKNOWN) {
+      const norm = this.norm(j);
+      k = PUNCTUATION_ONLY;
+      // A key has the line's letters and digits: only a line with two of them can have an evidence key.
+      if (hasTwoWordChars(norm)) {
+        k = NO_EVIDENCE;
+        for (const e of this.evidenceByHash.get(keyHash(norm, 0)) ?? []) {
+          if (keyEquals(norm, 0, this.evidenceKeys[e])) {
+            k = e;
+            break;
+          }
+        }
+      }
+      this.keyOf[j] = k;
     }
     return k;
   }
