@@ -44,6 +44,8 @@ export interface FuzzyOptions {
   minScore: number;
   /** Upper bound on counted operations (character visits, table updates, alignment cells). */
   workCap?: number;
+  /** Tables reused from an earlier search (one per batch of blocks); without it, the search allocates its own. */
+  scratch?: FuzzyScratch;
 }
 
 /** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
@@ -401,7 +403,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   }
   // Lines equal to SEARCH lines are found during the prefilter's pass (evidenceSeeds votes with them).
   const exact = search.length >= 2 ? new ExactLines(search) : undefined;
-  const pre = prefilter(docLines, search, maxCandidates, budget, exact);
+  const pre = prefilter(docLines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch(), exact);
   if (pre.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
@@ -714,14 +716,18 @@ class Budget {
 }
 
 /**
- * Per-code counts of SEARCH and of the sliding window, shared by prefilter calls (zeroing 64K-entry
- * tables per call costs more than the scan of a mid-sized file). Only SEARCH's codes are ever
- * counted; each call first clears those of the previous call (even if it threw).
+ * Tables the prefilter reuses from one search to the next (zeroing a 64K-entry table per search
+ * costs more than the scan of a mid-sized file). Owned by the caller: a batch of blocks shares one
+ * (see FuzzyOptions.scratch); a search without one gets a fresh one.
  */
-const countTable = new Int32Array(2 * HASH_SIZE); // [2 * code]: window's count, [2 * code + 1]: SEARCH's
-let countedCodes: number[] = [];
-/** The prefilter's per-line code store, kept between calls (see prefilter). */
-let codeBuffer = new Uint16Array(0);
+export class FuzzyScratch {
+  /** Per code: [2 * code] the sliding window's count, [2 * code + 1] SEARCH's (interleaved: one cache line). */
+  readonly counts = new Int32Array(2 * HASH_SIZE);
+  /** The codes the last search counted: the only non-zero entries of counts, cleared by the next search (even if one threw). */
+  countedCodes: number[] = [];
+  /** The prefilter's per-line code store (every slot is written before it is read). */
+  codes = new Uint16Array(0);
+}
 
 interface Prefiltered {
   /** Document line index of each non-blank line. */
@@ -730,25 +736,64 @@ interface Prefiltered {
   seeds: Array<{ start: number; end: number }>;
 }
 
+/** How much of the document and of SEARCH the prefilter reads (see sampling()). */
+interface Sampling {
+  /** Every stride-th non-blank line is hashed. */
+  stride: number;
+  /** log2 of the share of bigrams kept. */
+  sampleBits: number;
+  /** A bigram whose hash has any of these bits set is not kept. */
+  sampleMask: number;
+}
+
+/** SEARCH's sampled bigram codes, counted into the scratch table. */
+interface SearchCodes {
+  /** One bit per code SEARCH has (small enough to stay in L1). */
+  inSearch: Int32Array;
+  /** Sampled bigrams of SEARCH, with repeats. */
+  size: number;
+}
+
+/** Per window start (non-blank coordinates): its Dice estimate (-1: no window starts there). */
+interface WindowEstimates {
+  nonBlank: Int32Array;
+  best: Float32Array;
+}
+
 function prefilter(
   docLines: readonly string[],
   search: readonly string[],
   maxCandidates: number,
   budget: Budget,
+  scratch: FuzzyScratch,
   exact: ExactLines | undefined,
 ): Prefiltered {
-  // The prefilter may use most of the budget; full scoring needs comparatively little.
-  const prefilterCap = budget.cap * 0.85;
+  const sample = sampling(search);
+  const searchCodes = countSearchCodes(search, sample, scratch);
+  const { nonBlank, best } = estimateWindows(docLines, search.length, sample, searchCodes, scratch, budget, exact);
+  const M = nonBlank.length;
   const n = search.length;
+  // A document shorter than SEARCH still gets one window: all of it.
+  if (M > 0 && M < n) {
+    best[0] = 1;
+  }
+  const top = bestPerChunk(best, M, n, maxCandidates);
+  budget.used += M;
+  return { nonBlank, seeds: separateSeeds(top, M, Math.min(n, M), maxCandidates) };
+}
 
-  // Line sampling: for large blocks only every stride-th non-blank line is hashed (reading every
-  // character is the dominant cost); the others are only checked for being blank and measured.
-  // A window's counts are scaled up by stride before they are clipped against SEARCH's, and its
-  // size by its measured content, which estimates the Dice of all its lines.
+/**
+ * Line sampling: for large blocks only every stride-th non-blank line is hashed (reading every
+ * character is the dominant cost); the others are only checked for being blank and measured.
+ * A window's counts are scaled up by stride before they are clipped against SEARCH's, and its
+ * size by its measured content, which estimates the Dice of all its lines.
+ * Bigram sampling: keep only bigrams whose hash has its top bits clear, chosen the same way on
+ * both sides, so a large block costs a fraction of the table updates while the estimate stays
+ * unbiased. A window keeps at least ~256 sampled bigrams; small blocks keep every one.
+ */
+function sampling(search: readonly string[]): Sampling {
+  const n = search.length;
   const stride = n >= 48 ? 3 : n >= 24 ? 2 : 1;
-  // Bigram sampling: keep only bigrams whose hash has its top bits clear, chosen the same way on
-  // both sides, so a large block costs a fraction of the table updates while the estimate stays
-  // unbiased. A window keeps at least ~256 sampled bigrams; small blocks keep every one.
   let searchChars = 0;
   for (const line of search) {
     searchChars += line.length;
@@ -758,19 +803,23 @@ function prefilter(
   while (sampleBits < 6 && hashedPerWindow >> (sampleBits + 1) >= 256) {
     sampleBits++;
   }
-  const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
+  return { stride, sampleBits, sampleMask: sampleBits === 0 ? 0 : ~0 << (32 - sampleBits) };
+}
 
-  // Which codes SEARCH has (a bit each: small enough to stay in L1). A document code SEARCH lacks
-  // never changes the overlap, so only the others are stored and counted in the sliding window.
+/**
+ * Counts SEARCH's sampled codes into the scratch table (after clearing the previous search's). A
+ * document code SEARCH lacks never changes the overlap, so only the others are stored and counted
+ * in the sliding window.
+ */
+function countSearchCodes(search: readonly string[], { sampleMask }: Sampling, scratch: FuzzyScratch): SearchCodes {
   const inSearch = new Int32Array(HASH_SIZE >> 5);
-  // Interleaved, so a window update finds both counts of a code in one cache line.
-  const counts = countTable;
-  for (const code of countedCodes) {
+  const counts = scratch.counts;
+  for (const code of scratch.countedCodes) {
     counts[2 * code] = counts[2 * code + 1] = 0;
   }
   const searchCodes: number[] = []; // distinct
-  countedCodes = searchCodes;
-  let searchSize = 0;
+  scratch.countedCodes = searchCodes;
+  let size = 0;
   for (const line of search) {
     let prev = LINE_START;
     for (let i = 0; i < line.length; i++) {
@@ -788,21 +837,41 @@ function prefilter(
         searchCodes.push(code);
         inSearch[code >> 5] |= 1 << (code & 31);
       }
-      searchSize++;
+      size++;
     }
   }
+  return { inSearch, size };
+}
 
+/**
+ * The pass over the document: every window of n non-blank lines gets a bag-of-bigrams Dice
+ * estimate, kept up to date with a sliding sum (each line's codes are added once and removed
+ * once). The lines equal to SEARCH lines are noted on the way (exact). One loop on purpose: it is
+ * the hottest code of the tier, and each line is read once.
+ */
+function estimateWindows(
+  docLines: readonly string[],
+  n: number,
+  { stride, sampleBits, sampleMask }: Sampling,
+  { inSearch, size: searchSize }: SearchCodes,
+  scratch: FuzzyScratch,
+  budget: Budget,
+  exact: ExactLines | undefined,
+): WindowEstimates {
+  // The prefilter may use most of the budget; full scoring needs comparatively little.
+  const prefilterCap = budget.cap * 0.85;
+  const counts = scratch.counts;
   let totalChars = 0;
   for (const line of docLines) {
     totalChars += line.length;
   }
-  // Reused across calls (every slot is written before it is read); a file that outgrows it gets
-  // a larger buffer of its own, so at most 512 kB stays allocated between calls.
+  // A file that outgrows the scratch buffer gets a larger buffer of its own, so at most 512 kB stays
+  // allocated between searches.
   const initialCodes = Math.min(totalChars >> sampleBits, 1 << 18) + 16;
-  if (codeBuffer.length < initialCodes) {
-    codeBuffer = new Uint16Array(initialCodes);
+  if (scratch.codes.length < initialCodes) {
+    scratch.codes = new Uint16Array(initialCodes);
   }
-  let codes = codeBuffer;
+  let codes = scratch.codes;
   // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
   // would otherwise grow two JS arrays a push at a time).
   const nonBlankAll = new Int32Array(docLines.length);
@@ -916,16 +985,11 @@ function prefilter(
     }
   }
   budget.used = used;
+  return { nonBlank: nonBlankAll.subarray(0, count), best };
+}
 
-  const M = count;
-  const nonBlank = nonBlankAll.subarray(0, M);
-  // A document shorter than SEARCH still gets one window: all of it.
-  const size = Math.min(n, M);
-  if (M > 0 && M < n) {
-    best[0] = 1;
-  }
-
-  // One representative per chunk of starts keeps a single strong region from crowding out the rest.
+/** One representative start per chunk of starts (so a single strong region does not crowd out the rest), best first. */
+function bestPerChunk(best: Float32Array, M: number, n: number, maxCandidates: number): Array<{ start: number; score: number }> {
   const chunk = Math.max(1, Math.floor(n / 3));
   const keep = (maxCandidates + 3) * 4;
   const top: Array<{ start: number; score: number }> = [];
@@ -953,8 +1017,16 @@ function prefilter(
     }
     top[pos] = { start: arg, score };
   }
-  budget.used += M;
+  return top;
+}
 
+/** Windows of `size` lines at the best starts, until maxCandidates + 3 of them are clear of each other. */
+function separateSeeds(
+  top: ReadonlyArray<{ start: number; score: number }>,
+  M: number,
+  size: number,
+  maxCandidates: number,
+): Array<{ start: number; end: number }> {
   const seeds: Array<{ start: number; end: number }> = [];
   const wanted = maxCandidates + 3;
   let separate = 0;
@@ -974,7 +1046,7 @@ function prefilter(
       break;
     }
   }
-  return { nonBlank, seeds };
+  return seeds;
 }
 
 /** What the full scorer knows about one non-blank document line (computed on first use). */
@@ -1060,145 +1132,103 @@ class SimTable {
 /**
  * Full score of a window of non-blank document lines [a, b) against the non-blank SEARCH lines:
  * the mean of whole-window bigram Dice and an in-order line alignment that also lets one SEARCH
- * line stand for two document lines (fused) and the reverse (split).
+ * line stand for two document lines (fused) and the reverse (split), raised by the share of
+ * lines that are exactly SEARCH's.
  */
 class WindowScorer {
-  private readonly ids: PairIds;
-  private readonly searchIds: Int32Array[];
-  private readonly bagCount: Int32Array;
-  private readonly bagSize: number;
-  private readonly scratch: Int32Array;
-  private readonly lines = new Map<number, DocLine>();
-  private readonly sims: SimTable;
-  /** Scratch for the alignment DP, reused across windows. */
-  private dp = new Float64Array(0);
-  private readonly norms = new Map<number, string>();
-  /** Evidence keys: SEARCH's line keys (lineKey) that are not punctuation only. */
-  private readonly evidenceKeys: string[] = [];
-  /** Per evidence key: the SEARCH lines that have it. */
-  private readonly evidenceSearchLines: number[][] = [];
-  /** keyHash of an evidence key -> its indexes. */
-  private readonly evidenceByHash = new Map<number, number[]>();
-  /** Per non-blank document line: its evidence key, NO_EVIDENCE, PUNCTUATION_ONLY or KEY_UNKNOWN (not looked at yet). */
-  private readonly keyOf: Int32Array;
-  /** SEARCH lines that can be evidence (not punctuation only). */
-  private evidenceLines = 0;
-  /** SEARCH line text -> its indexes, for exact-line votes. */
-  private readonly searchIndex = new Map<string, number[]>();
-  // The window bag last built by textDice: lines [bagFrom, bagTo), per-id counts, overlap with SEARCH.
-  private readonly scratchBag: Int32Array;
-  private bagFrom = 0;
-  private bagTo = 0;
-  private common = 0;
-  private windowSize = 0;
+  private readonly bag: WindowBag;
+  private readonly aligner: LineAligner;
+  private readonly evidence: ExactEvidence;
 
-  constructor(
-    private readonly docLines: readonly string[],
-    private readonly nonBlank: Int32Array,
-    private readonly search: readonly string[],
-    private readonly budget: Budget,
-  ) {
-    this.sims = new SimTable(search.length);
-    // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
+  constructor(docLines: readonly string[], nonBlank: Int32Array, search: readonly string[], budget: Budget) {
+    const sims = new SimTable(search.length);
+    const bigrams = searchBigrams(search);
+    const lines = new DocLineCache(docLines, nonBlank, bigrams.ids, sims, search.length, budget);
+    this.bag = new WindowBag(bigrams, lines, budget);
+    this.aligner = new LineAligner(search, bigrams.searchIds, bigrams.ids.size, sims, lines, budget);
+    this.evidence = new ExactEvidence(search, nonBlank.length, lines, this.aligner, budget);
+    // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
     let chars = 0;
     for (const line of search) {
       chars += line.length + 1;
     }
-    const ids = new PairIds();
-    this.ids = ids;
-    this.searchIds = search.map((line) => {
-      const out = new Int32Array(Math.max(0, line.length - 1));
-      for (let i = 0; i < out.length; i++) {
-        out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));
-      }
-      return out;
-    });
-    const startIds = search.map((line) => ids.intern(LINE_START, line.charCodeAt(0)));
-    this.bagCount = new Int32Array(this.ids.size);
-    let size = 0;
-    for (let i = 0; i < search.length; i++) {
-      for (const id of this.searchIds[i]) {
-        this.bagCount[id]++;
-      }
-      this.bagCount[startIds[i]]++;
-      size += this.searchIds[i].length + 1;
-    }
-    this.bagSize = size;
-    this.scratch = new Int32Array(this.ids.size);
-    this.scratchBag = new Int32Array(this.ids.size);
-    this.keyOf = new Int32Array(nonBlank.length).fill(KEY_UNKNOWN);
-    const evidenceIndex = new Map<string, number>();
-    for (const [i, line] of search.entries()) {
-      // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
-      if (!hasTwoWordChars(line)) {
-        continue;
-      }
-      const key = lineKey(line);
-      let e = evidenceIndex.get(key);
-      if (e === undefined) {
-        e = this.evidenceKeys.length;
-        evidenceIndex.set(key, e);
-        this.evidenceKeys.push(key);
-        this.evidenceSearchLines.push([]);
-        const hash = keyHash(key, 0);
-        const same = this.evidenceByHash.get(hash);
-        if (same) {
-          same.push(e);
-        } else {
-          this.evidenceByHash.set(hash, [e]);
-        }
-      }
-      this.evidenceSearchLines[e].push(i);
-      this.evidenceLines++;
-    }
-    search.forEach((line, i) => {
-      const list = this.searchIndex.get(line);
-      if (list) {
-        list.push(i);
-      } else {
-        this.searchIndex.set(line, [i]);
-      }
-    });
-    // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
     budget.used += 3 * chars;
   }
 
-  /**
-   * The window that document lines equal to SEARCH lines vote for, looking half a block (at most
-   * 16 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted
-   * down when the line occurs several times in SEARCH). Undefined when fewer than two lines agree.
-   */
-  realign(a: number, b: number): { start: number; end: number } | undefined {
-    const n = this.search.length;
-    const M = this.nonBlank.length;
-    const reach = Math.min((n >> 1) + 2, 16);
-    const votes = new Map<number, number>();
-    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
-      const list = this.searchIndex.get(this.norm(j));
-      if (!list) {
-        continue;
-      }
-      for (const i of list) {
-        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
-      }
-    }
-    let bestOffset = 0;
-    let bestVotes = 0;
-    for (const [offset, v] of votes) {
-      if (v > bestVotes || (v === bestVotes && Math.abs(offset - a) < Math.abs(bestOffset - a))) {
-        bestOffset = offset;
-        bestVotes = v;
-      }
-    }
-    if (bestVotes < 2) {
-      return undefined;
-    }
-    const start = Math.max(0, bestOffset);
-    const end = Math.min(M, bestOffset + n);
-    return end > start ? { start, end } : undefined;
+  score(a: number, b: number): number {
+    const text = this.bag.textDice(a, b);
+    // A window whose text is far from SEARCH is a decoy: align it on the tightest band, which
+    // still credits every line that matches in order, at a fraction of the comparisons.
+    const look = (text + this.aligner.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
+    // Lines equal to SEARCH lines are proof, not resemblance: the share of lines that are exactly
+    // SEARCH's closes half of what look-alike similarity leaves open.
+    const exact = this.evidence.exactShare(a, b);
+    return look + EXACT_WEIGHT * exact * (1 - look);
   }
 
-  private norm(j: number): string {
+  /** See ExactEvidence.realign. */
+  realign(a: number, b: number): { start: number; end: number } | undefined {
+    return this.evidence.realign(a, b);
+  }
+
+  /** See ExactEvidence.settle. */
+  settle(a: number, b: number): { start: number; end: number } | undefined {
+    return this.evidence.settle(a, b);
+  }
+}
+
+/** SEARCH's bigrams as dense ids (only bigrams SEARCH has get one: any other is never in common) and its bag. */
+interface SearchBigrams {
+  ids: PairIds;
+  /** Per SEARCH line: its bigrams' ids. */
+  searchIds: Int32Array[];
+  /** Per id: how often SEARCH has it (line-start bigrams included). */
+  bagCount: Int32Array;
+  /** Bigrams in SEARCH's bag. */
+  bagSize: number;
+}
+
+function searchBigrams(search: readonly string[]): SearchBigrams {
+  const ids = new PairIds();
+  const searchIds = search.map((line) => {
+    const out = new Int32Array(Math.max(0, line.length - 1));
+    for (let i = 0; i < out.length; i++) {
+      out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));
+    }
+    return out;
+  });
+  const startIds = search.map((line) => ids.intern(LINE_START, line.charCodeAt(0)));
+  const bagCount = new Int32Array(ids.size);
+  let bagSize = 0;
+  for (let i = 0; i < search.length; i++) {
+    for (const id of searchIds[i]) {
+      bagCount[id]++;
+    }
+    bagCount[startIds[i]]++;
+    bagSize += searchIds[i].length + 1;
+  }
+  return { ids, searchIds, bagCount, bagSize };
+}
+
+/**
+ * The scorer's view of the non-blank document lines, each worked out on first use and kept:
+ * normalised text (normalizeLine) and bigram ids (DocLine).
+ */
+class DocLineCache {
+  private readonly norms = new Map<number, string>();
+  private readonly lines = new Map<number, DocLine>();
+
+  constructor(
+    private readonly docLines: readonly string[],
+    private readonly nonBlank: Int32Array,
+    private readonly ids: PairIds,
+    private readonly sims: SimTable,
+    /** SEARCH's line count. */
+    private readonly n: number,
+    private readonly budget: Budget,
+  ) {}
+
+  norm(j: number): string {
     let s = this.norms.get(j);
     if (s === undefined) {
       s = normalizeLine(this.docLines[this.nonBlank[j]]);
@@ -1208,152 +1238,7 @@ class WindowScorer {
     return s;
   }
 
-  score(a: number, b: number): number {
-    const text = this.textDice(a, b);
-    // A window whose text is far from SEARCH is a decoy: align it on the tightest band, which
-    // still credits every line that matches in order, at a fraction of the comparisons.
-    const look = (text + this.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
-    // Lines equal to SEARCH lines are proof, not resemblance: the share of lines that are exactly
-    // SEARCH's closes half of what look-alike similarity leaves open.
-    const exact = this.exactShare(a, b);
-    return look + EXACT_WEIGHT * exact * (1 - look);
-  }
-
-  /** SEARCH's lines found (by lineKey, each at most as often as SEARCH has it) among [a, b), 0..1. */
-  private exactShare(a: number, b: number): number {
-    const used = new Int32Array(this.evidenceKeys.length);
-    let found = 0;
-    let neutral = 0;
-    for (let j = a; j < b; j++) {
-      const k = this.keyIndex(j);
-      if (k === PUNCTUATION_ONLY) {
-        neutral++;
-      } else if (k >= 0 && used[k] < this.evidenceSearchLines[k].length) {
-        used[k]++;
-        found++;
-      }
-    }
-    this.budget.spend(b - a);
-    // Every SEARCH line found counts; a window line that matches nothing costs half a line.
-    const evidence = this.evidenceLines;
-    return evidence === 0 ? 0 : found / (evidence + (b - a - found - neutral) / 2);
-  }
-
-  /**
-   * Window [a, b) settled on its exact evidence: the span from the first to the last document line
-   * equal to a SEARCH line on the window's diagonal (give or take a few dropped or invented lines),
-   * widened line by line over SEARCH lines before the first and after the last of them only where the
-   * document line looks like the SEARCH line it would pair with. Invented edge lines and stray fences
-   * are so left out, and an interior gap is bridged. Undefined without two such lines.
-   */
-  settle(a: number, b: number): { start: number; end: number } | undefined {
-    const n = this.search.length;
-    const M = this.nonBlank.length;
-    const slack = Math.max(2, Math.ceil(n / 4));
-    const offsets: number[] = [];
-    const matches: Array<[number, number]> = [];
-    const reach = Math.min(n, 64) + slack;
-    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
-      const k = this.keyIndex(j);
-      if (k < 0) {
-        continue;
-      }
-      const list = this.evidenceSearchLines[k];
-      // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
-      for (const i of list) {
-        if (list.length === 1) {
-          matches.push([i, j]);
-        }
-        if (j >= a && j < b) {
-          offsets.push(j - i);
-        }
-      }
-    }
-    this.budget.spend(b - a + 2 * reach + matches.length);
-    if (offsets.length < 2) {
-      return undefined;
-    }
-    offsets.sort((x, y) => x - y);
-    const diagonal = offsets[offsets.length >> 1];
-    let first: [number, number] | undefined;
-    let last: [number, number] | undefined;
-    for (const m of matches) {
-      if (Math.abs(m[1] - m[0] - diagonal) > slack) {
-        continue;
-      }
-      if (!first || m[1] < first[1]) {
-        first = m;
-      }
-      if (!last || m[1] > last[1]) {
-        last = m;
-      }
-    }
-    if (!first || !last || first === last) {
-      return undefined;
-    }
-    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
-    // file line SEARCH lacks,
-    const pairs = (i: number, j: number) => i >= 0 && i < n && this.sim(i, this.line(j)) >= LINE_CREDIT_FLOOR;
-    // or one changed line, when the lines beyond it pair again.
-    let start = first[1];
-    for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
-      if (pairs(i, start - 1)) {
-        start--;
-      } else if (pairs(i - 1, start - 1)) {
-        i--;
-        start--;
-      } else if (start > 1 && pairs(i - 1, start - 2)) {
-        i--;
-        start -= 2;
-      } else if (start > 1 && pairs(i, start - 2)) {
-        start -= 2;
-      } // a file line SEARCH lacks
-      else {
-        break;
-      }
-    }
-    let end = last[1] + 1;
-    for (let i = last[0] + 1; i < n && end < M; i++) {
-      if (pairs(i, end)) {
-        end++;
-      } else if (pairs(i + 1, end)) {
-        i++;
-        end++;
-      } else if (end + 1 < M && pairs(i + 1, end + 1)) {
-        i++;
-        end += 2;
-      } else if (end + 1 < M && pairs(i, end + 1)) {
-        end += 2;
-      } // a file line SEARCH lacks
-      else {
-        break;
-      }
-    }
-    return { start, end };
-  }
-
-  /** The evidence key line j has (by lineKey, compared without building the key), or why it has none. */
-  private keyIndex(j: number): number {
-    let k = this.keyOf[j];
-    if (k === KEY_UNKNOWN) {
-      const norm = this.norm(j);
-      k = PUNCTUATION_ONLY;
-      // A key has the line's letters and digits: only a line with two of them can have an evidence key.
-      if (hasTwoWordChars(norm)) {
-        k = NO_EVIDENCE;
-        for (const e of this.evidenceByHash.get(keyHash(norm, 0)) ?? []) {
-          if (keyEquals(norm, 0, this.evidenceKeys[e])) {
-            k = e;
-            break;
-          }
-        }
-      }
-      this.keyOf[j] = k;
-    }
-    return k;
-  }
-
-  private line(j: number): DocLine {
+  line(j: number): DocLine {
     let info = this.lines.get(j);
     if (info === undefined) {
       const norm = this.norm(j);
@@ -1362,7 +1247,6 @@ class WindowScorer {
       for (let i = 0; i < ids.length; i++) {
         ids[i] = table.get(norm.charCodeAt(i), norm.charCodeAt(i + 1));
       }
-      const n = this.search.length;
       info = {
         norm,
         ids,
@@ -1372,23 +1256,43 @@ class WindowScorer {
         fusedSearchRow: -1,
       };
       this.lines.set(j, info);
-      this.budget.spend(norm.length + Math.min(n, DENSE_SIM_LIMIT));
+      this.budget.spend(norm.length + Math.min(this.n, DENSE_SIM_LIMIT));
     }
     return info;
+  }
+}
+
+/**
+ * The bag of bigrams of the last window asked for (lines [bagFrom, bagTo)): per-id counts and their
+ * overlap with SEARCH's bag.
+ */
+class WindowBag {
+  private readonly counts: Int32Array;
+  private bagFrom = 0;
+  private bagTo = 0;
+  private common = 0;
+  private windowSize = 0;
+
+  constructor(
+    private readonly search: SearchBigrams,
+    private readonly lines: DocLineCache,
+    private readonly budget: Budget,
+  ) {
+    this.counts = new Int32Array(search.ids.size);
   }
 
   /**
    * Whole-window bag-of-bigrams Dice. The bag of the last window asked for is kept, and a nearby
    * window is reached by adding and removing edge lines, so refining edges costs a few lines each.
    */
-  private textDice(a: number, b: number): number {
+  textDice(a: number, b: number): number {
     if (b <= this.bagFrom || a >= this.bagTo || Math.abs(a - this.bagFrom) + Math.abs(b - this.bagTo) > 8) {
       // Start afresh: clearing the bag costs less than removing its lines one by one, and is
       // counted as that removal would be (windowSize is what the lines' moves added).
       if (this.windowSize > 0) {
         this.budget.spend(this.windowSize);
       }
-      this.scratchBag.fill(0);
+      this.counts.fill(0);
       this.common = 0;
       this.windowSize = 0;
       this.bagFrom = this.bagTo = a;
@@ -1405,15 +1309,15 @@ class WindowScorer {
     while (this.bagTo > b) {
       this.moveLine(--this.bagTo, -1);
     }
-    const size = this.bagSize + this.windowSize;
+    const size = this.search.bagSize + this.windowSize;
     return (2 * this.common) / size;
   }
 
   /** Add (+1) or remove (-1) document line j's bigrams to/from the window bag. */
   private moveLine(j: number, sign: 1 | -1): void {
-    const { ids, startId } = this.line(j);
-    const used = this.scratchBag;
-    const bag = this.bagCount;
+    const { ids, startId } = this.lines.line(j);
+    const used = this.counts;
+    const bag = this.search.bagCount;
     let common = this.common;
     if (sign > 0) {
       for (let p = 0; p < ids.length; p++) {
@@ -1440,6 +1344,28 @@ class WindowScorer {
     this.windowSize += sign * (ids.length + 1);
     this.budget.spend(ids.length + 1);
   }
+}
+
+/**
+ * In-order alignment of SEARCH's lines with a window's lines, on cached line similarities; one SEARCH
+ * line may stand for two document lines (fused) and the reverse (split).
+ */
+class LineAligner {
+  /** Per-id counts for one similarity, zero between calls. */
+  private readonly counts: Int32Array;
+  /** Scratch for the alignment DP, reused across windows. */
+  private dp = new Float64Array(0);
+
+  constructor(
+    private readonly search: readonly string[],
+    private readonly searchIds: readonly Int32Array[],
+    idCount: number,
+    private readonly sims: SimTable,
+    private readonly lines: DocLineCache,
+    private readonly budget: Budget,
+  ) {
+    this.counts = new Int32Array(idCount);
+  }
 
   /** Similarity of the texts; Levenshtein ratio when short, else Dice over the id arrays. */
   private textSim(
@@ -1463,7 +1389,7 @@ class WindowScorer {
       return 1 - distance(sText, dText) / longer;
     }
     // Multiset intersection via a scratch table: count SEARCH ids, consume them with document ids, reset.
-    const counts = this.scratch;
+    const counts = this.counts;
     for (let p = 0; p < s1.length; p++) {
       counts[s1[p]]++;
     }
@@ -1503,7 +1429,7 @@ class WindowScorer {
     return total === 0 ? 0 : (2 * common) / total;
   }
 
-  private sim(i: number, d: DocLine): number {
+  sim(i: number, d: DocLine): number {
     let v = this.sims.get(d.simRow, i);
     if (v !== v) {
       v = this.textSim(this.search[i], d.norm, this.searchIds[i], undefined, d.ids, undefined);
@@ -1540,13 +1466,13 @@ class WindowScorer {
     return v;
   }
 
-  private lineAlignment(a: number, b: number, slack: number): number {
+  lineAlignment(a: number, b: number, slack: number): number {
     const search = this.search;
     const n = search.length;
     const m = b - a;
     const cols: DocLine[] = [];
     for (let j = a; j < b; j++) {
-      cols.push(this.line(j));
+      cols.push(this.lines.line(j));
     }
     // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
     const band = Math.abs(m - n) + slack;
@@ -1607,6 +1533,237 @@ class WindowScorer {
       this.budget.spend(jHi - jLo + 1);
     }
     return Math.max(0, at(n, m)) / Math.max(n, m);
+  }
+}
+
+/**
+ * Exact evidence: document lines equal to SEARCH lines (by lineKey), which realign seeds, settle
+ * windows on the lines they share with SEARCH, and raise a window's score.
+ */
+class ExactEvidence {
+  /** Evidence keys: SEARCH's line keys (lineKey) that are not punctuation only. */
+  private readonly evidenceKeys: string[] = [];
+  /** Per evidence key: the SEARCH lines that have it. */
+  private readonly evidenceSearchLines: number[][] = [];
+  /** keyHash of an evidence key -> its indexes. */
+  private readonly evidenceByHash = new Map<number, number[]>();
+  /** Per non-blank document line: its evidence key, NO_EVIDENCE, PUNCTUATION_ONLY or KEY_UNKNOWN (not looked at yet). */
+  private readonly keyOf: Int32Array;
+  /** SEARCH lines that can be evidence (not punctuation only). */
+  private evidenceLines = 0;
+  /** SEARCH line text -> its indexes, for exact-line votes. */
+  private readonly searchIndex = new Map<string, number[]>();
+
+  constructor(
+    private readonly search: readonly string[],
+    /** Non-blank document lines. */
+    private readonly M: number,
+    private readonly lines: DocLineCache,
+    private readonly aligner: LineAligner,
+    private readonly budget: Budget,
+  ) {
+    this.keyOf = new Int32Array(M).fill(KEY_UNKNOWN);
+    const evidenceIndex = new Map<string, number>();
+    for (const [i, line] of search.entries()) {
+      // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
+      if (!hasTwoWordChars(line)) {
+        continue;
+      }
+      const key = lineKey(line);
+      let e = evidenceIndex.get(key);
+      if (e === undefined) {
+        e = this.evidenceKeys.length;
+        evidenceIndex.set(key, e);
+        this.evidenceKeys.push(key);
+        this.evidenceSearchLines.push([]);
+        const hash = keyHash(key, 0);
+        const same = this.evidenceByHash.get(hash);
+        if (same) {
+          same.push(e);
+        } else {
+          this.evidenceByHash.set(hash, [e]);
+        }
+      }
+      this.evidenceSearchLines[e].push(i);
+      this.evidenceLines++;
+    }
+    search.forEach((line, i) => {
+      const list = this.searchIndex.get(line);
+      if (list) {
+        list.push(i);
+      } else {
+        this.searchIndex.set(line, [i]);
+      }
+    });
+  }
+
+  /**
+   * The window that document lines equal to SEARCH lines vote for, looking half a block (at most
+   * 16 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted
+   * down when the line occurs several times in SEARCH). Undefined when fewer than two lines agree.
+   */
+  realign(a: number, b: number): { start: number; end: number } | undefined {
+    const n = this.search.length;
+    const M = this.M;
+    const reach = Math.min((n >> 1) + 2, 16);
+    const votes = new Map<number, number>();
+    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
+      const list = this.searchIndex.get(this.lines.norm(j));
+      if (!list) {
+        continue;
+      }
+      for (const i of list) {
+        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
+      }
+    }
+    let bestOffset = 0;
+    let bestVotes = 0;
+    for (const [offset, v] of votes) {
+      if (v > bestVotes || (v === bestVotes && Math.abs(offset - a) < Math.abs(bestOffset - a))) {
+        bestOffset = offset;
+        bestVotes = v;
+      }
+    }
+    if (bestVotes < 2) {
+      return undefined;
+    }
+    const start = Math.max(0, bestOffset);
+    const end = Math.min(M, bestOffset + n);
+    return end > start ? { start, end } : undefined;
+  }
+
+  /** SEARCH's lines found (by lineKey, each at most as often as SEARCH has it) among [a, b), 0..1. */
+  exactShare(a: number, b: number): number {
+    const used = new Int32Array(this.evidenceKeys.length);
+    let found = 0;
+    let neutral = 0;
+    for (let j = a; j < b; j++) {
+      const k = this.keyIndex(j);
+      if (k === PUNCTUATION_ONLY) {
+        neutral++;
+      } else if (k >= 0 && used[k] < this.evidenceSearchLines[k].length) {
+        used[k]++;
+        found++;
+      }
+    }
+    this.budget.spend(b - a);
+    // Every SEARCH line found counts; a window line that matches nothing costs half a line.
+    const evidence = this.evidenceLines;
+    return evidence === 0 ? 0 : found / (evidence + (b - a - found - neutral) / 2);
+  }
+
+  /**
+   * Window [a, b) settled on its exact evidence: the span from the first to the last document line
+   * equal to a SEARCH line on the window's diagonal (give or take a few dropped or invented lines),
+   * widened line by line over SEARCH lines before the first and after the last of them only where the
+   * document line looks like the SEARCH line it would pair with. Invented edge lines and stray fences
+   * are so left out, and an interior gap is bridged. Undefined without two such lines.
+   */
+  settle(a: number, b: number): { start: number; end: number } | undefined {
+    const n = this.search.length;
+    const M = this.M;
+    const slack = Math.max(2, Math.ceil(n / 4));
+    const offsets: number[] = [];
+    const matches: Array<[number, number]> = [];
+    const reach = Math.min(n, 64) + slack;
+    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
+      const k = this.keyIndex(j);
+      if (k < 0) {
+        continue;
+      }
+      const list = this.evidenceSearchLines[k];
+      // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
+      for (const i of list) {
+        if (list.length === 1) {
+          matches.push([i, j]);
+        }
+        if (j >= a && j < b) {
+          offsets.push(j - i);
+        }
+      }
+    }
+    this.budget.spend(b - a + 2 * reach + matches.length);
+    if (offsets.length < 2) {
+      return undefined;
+    }
+    offsets.sort((x, y) => x - y);
+    const diagonal = offsets[offsets.length >> 1];
+    let first: [number, number] | undefined;
+    let last: [number, number] | undefined;
+    for (const m of matches) {
+      if (Math.abs(m[1] - m[0] - diagonal) > slack) {
+        continue;
+      }
+      if (!first || m[1] < first[1]) {
+        first = m;
+      }
+      if (!last || m[1] > last[1]) {
+        last = m;
+      }
+    }
+    if (!first || !last || first === last) {
+      return undefined;
+    }
+    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
+    // file line SEARCH lacks,
+    const pairs = (i: number, j: number) => i >= 0 && i < n && this.aligner.sim(i, this.lines.line(j)) >= LINE_CREDIT_FLOOR;
+    // or one changed line, when the lines beyond it pair again.
+    let start = first[1];
+    for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
+      if (pairs(i, start - 1)) {
+        start--;
+      } else if (pairs(i - 1, start - 1)) {
+        i--;
+        start--;
+      } else if (start > 1 && pairs(i - 1, start - 2)) {
+        i--;
+        start -= 2;
+      } else if (start > 1 && pairs(i, start - 2)) {
+        start -= 2;
+      } // a file line SEARCH lacks
+      else {
+        break;
+      }
+    }
+    let end = last[1] + 1;
+    for (let i = last[0] + 1; i < n && end < M; i++) {
+      if (pairs(i, end)) {
+        end++;
+      } else if (pairs(i + 1, end)) {
+        i++;
+        end++;
+      } else if (end + 1 < M && pairs(i + 1, end + 1)) {
+        i++;
+        end += 2;
+      } else if (end + 1 < M && pairs(i, end + 1)) {
+        end += 2;
+      } // a file line SEARCH lacks
+      else {
+        break;
+      }
+    }
+    return { start, end };
+  }
+
+  /** The evidence key line j has (by lineKey, compared without building the key), or why it has none. */
+  private keyIndex(j: number): number {
+    let k = this.keyOf[j];
+    if (k === KEY_UNKNOWN) {
+      const norm = this.lines.norm(j);
+      k = PUNCTUATION_ONLY;
+      // A key has the line's letters and digits: only a line with two of them can have an evidence key.
+      if (hasTwoWordChars(norm)) {
+        k = NO_EVIDENCE;
+        for (const e of this.evidenceByHash.get(keyHash(norm, 0)) ?? []) {
+          if (keyEquals(norm, 0, this.evidenceKeys[e])) {
+            k = e;
+            break;
+          }
+        }
+      }
+      this.keyOf[j] = k;
+    }
+    return k;
   }
 }
 
