@@ -241,11 +241,12 @@ function keySignature(line: string, from: number): number {
     if (c === SKIPPED) {
       continue;
     }
+    // Kept a small integer (<< and |), so the hot pass never handles a heap number.
     if (c === ELLIPSIS) {
-      tail = got === 0 ? 46 * 0x10000 + 46 : tail * 0x10000 + 46;
+      tail = got === 0 ? (46 << 16) | 46 : (tail << 16) | 46;
       got = 2;
     } else {
-      tail = tail * 0x10000 + c;
+      tail = (tail << 16) | c;
       got++;
     }
   }
@@ -302,13 +303,11 @@ class ExactLines {
   readonly searchLines: number[][] = [];
   /** Per key: the non-blank document lines that have it, in document order. */
   readonly docLines: number[][] = [];
-  /** Per key: its keyHash. */
-  private readonly hashes: number[] = [];
   /** Keys in the order of their first document line. */
   readonly order: number[] = [];
   /** Characters of the non-blank lines visited (whole lines, indentation included). */
   chars = 0;
-  /** keySignature -> keys with it. */
+  /** keySignature -> keys with it, sorted by key (see keyAmong). */
   private readonly bySignature = new Map<number, number[]>();
   /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
   private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
@@ -324,7 +323,6 @@ class ExactLines {
         this.keys.push(key);
         this.searchLines.push([]);
         this.docLines.push([]);
-        this.hashes.push(keyHash(key, 0));
         const sig = keySignature(key, 0);
         this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
         const same = this.bySignature.get(sig);
@@ -336,6 +334,9 @@ class ExactLines {
       }
       this.searchLines[k].push(i);
     });
+    for (const same of this.bySignature.values()) {
+      same.sort((x, y) => (this.keys[x] < this.keys[y] ? -1 : 1));
+    }
   }
 
   /** Non-blank document line j (its text `line`, content from `lead`): note it if its key is SEARCH's. */
@@ -353,28 +354,53 @@ class ExactLines {
       return;
     }
     // Keys past the vote limit cast no vote anyway: their lines are neither compared nor stored.
-    let live = 0;
-    for (const k of same) {
-      if (this.docLines[k].length <= MAX_VOTES_PER_LINE) {
-        live++;
-      }
-    }
-    if (live === 0) {
+    if (same.every((k) => this.docLines[k].length > MAX_VOTES_PER_LINE)) {
       return;
     }
-    // Several keys with one signature (lines that differ only in their middle): one hash of the
-    // line tells which one it can be, so it is read once more, not once per key.
-    const hash = live > 1 ? keyHash(line, lead) : 0;
-    for (const k of same) {
-      const docs = this.docLines[k];
-      if (docs.length > MAX_VOTES_PER_LINE || (live > 1 && this.hashes[k] !== hash) || !keyEquals(line, lead, this.keys[k])) {
+    const k = same.length === 1 ? (keyEquals(line, lead, this.keys[same[0]]) ? same[0] : -1) : this.keyAmong(line, lead, same);
+    if (k < 0 || this.docLines[k].length > MAX_VOTES_PER_LINE) {
+      return;
+    }
+    if (this.docLines[k].length === 0) {
+      this.order.push(k);
+    }
+    this.docLines[k].push(j);
+  }
+
+  /**
+   * Which of the keys `sorted` (by key) lineKey(line) equals, or -1: the line's key characters are read
+   * once, narrowing the keys that start the same way to those with the same next character (a
+   * contiguous run, as the keys are sorted) until none is left or the line ends.
+   */
+  private keyAmong(line: string, lead: number, sorted: readonly number[]): number {
+    const keys = this.keys;
+    let lo = 0;
+    let hi = sorted.length;
+    let p = 0;
+    for (let i = lead; i < line.length; i++) {
+      const c = keyCode(line.charCodeAt(i));
+      if (c === SKIPPED) {
         continue;
       }
-      if (docs.length === 0) {
-        this.order.push(k);
+      for (let dots = c === ELLIPSIS ? 3 : 1; dots > 0; dots--) {
+        const want = c === ELLIPSIS ? 46 : c;
+        // [lo, hi) share the first p characters: skip those whose next one is smaller (or missing).
+        while (lo < hi && keys[sorted[lo]].charCodeAt(p) !== want) {
+          lo++;
+        }
+        let end = lo;
+        while (end < hi && keys[sorted[end]].charCodeAt(p) === want) {
+          end++;
+        }
+        hi = end;
+        if (lo === hi) {
+          return -1;
+        }
+        p++;
       }
-      docs.push(j);
     }
+    // The key that is exactly the characters read sorts first among those that extend it.
+    return keys[sorted[lo]].length === p ? sorted[lo] : -1;
   }
 }
 
