@@ -1377,8 +1377,11 @@ class WindowBag {
  * line may stand for two document lines (fused) and the reverse (split).
  */
 class LineAligner {
-  /** Per-id counts for one similarity, zero between calls. */
+  /** Per-id counts of SEARCH line `counted` (see textSim); zero elsewhere between calls. */
   private readonly counts: Int32Array;
+  private counted: Int32Array = new Int32Array(0);
+  /** The ids one similarity consumed, to give them back. */
+  private taken = new Int32Array(64);
   /** Scratch for the alignment DP, reused across windows. */
   private dp = new Float64Array(0);
 
@@ -1414,22 +1417,36 @@ class LineAligner {
       this.budget.spend(longer);
       return 1 - distance(sText, dText) / longer;
     }
-    // Multiset intersection via a scratch table: count SEARCH ids, consume them with document ids, reset.
+    // Multiset intersection via a scratch table: SEARCH's ids counted, consumed by the document's,
+    // given back. The alignment asks about one SEARCH line against several document lines in a
+    // row, so the counts of the last SEARCH line stay in the table until another one is asked about.
     const counts = this.counts;
-    for (let p = 0; p < s1.length; p++) {
-      counts[s1[p]]++;
+    if (this.counted !== s1) {
+      const old = this.counted;
+      for (let p = 0; p < old.length; p++) {
+        counts[old[p]] = 0;
+      }
+      for (let p = 0; p < s1.length; p++) {
+        counts[s1[p]]++;
+      }
+      this.counted = s1;
     }
     if (s2) {
       for (let p = 0; p < s2.length; p++) {
         counts[s2[p]]++;
       }
     }
+    const s2Length = s2 ? s2.length : 0;
+    if (this.taken.length < s1.length + s2Length) {
+      this.taken = new Int32Array(2 * (s1.length + s2Length));
+    }
+    const taken = this.taken;
     let common = 0;
     for (let p = 0; p < d1.length; p++) {
       const id = d1[p];
       if (id >= 0 && counts[id] > 0) {
         counts[id]--;
-        common++;
+        taken[common++] = id;
       }
     }
     if (d2) {
@@ -1437,16 +1454,16 @@ class LineAligner {
         const id = d2[p];
         if (id >= 0 && counts[id] > 0) {
           counts[id]--;
-          common++;
+          taken[common++] = id;
         }
       }
     }
-    for (let p = 0; p < s1.length; p++) {
-      counts[s1[p]] = 0;
+    for (let p = 0; p < common; p++) {
+      counts[taken[p]]++;
     }
     if (s2) {
       for (let p = 0; p < s2.length; p++) {
-        counts[s2[p]] = 0;
+        counts[s2[p]]--;
       }
     }
     // The joint between fused lines is not counted on either side.
