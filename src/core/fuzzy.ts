@@ -679,6 +679,11 @@ function trimmedEquals(line: string, want: string): boolean {
   if (line.length < want.length) {
     return false;
   }
+  // Most lines end without trailing space: their last character rules them out at once.
+  const last = line.charCodeAt(line.length - 1);
+  if (want.length > 0 && last !== want.charCodeAt(want.length - 1) && !isTrimmed(last)) {
+    return false;
+  }
   let lo = 0;
   while (lo < line.length && isTrimmed(line.charCodeAt(lo))) {
     lo++;
