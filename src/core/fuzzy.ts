@@ -293,8 +293,8 @@ function keyEquals(line: string, from: number, key: string): boolean {
 }
 
 /**
- * SEARCH's line keys (lineKey) and the non-blank document lines that have them, gathered during the
- * prefilter's pass over the document (one pass reads each line once), for evidenceSeeds.
+ * SEARCH's line keys (lineKey) and the non-blank document lines that have them, for evidenceSeeds.
+ * Most lines are ruled out by a signature read from their two ends; no key string is built.
  */
 class ExactLines {
   /** Distinct SEARCH line keys. */
@@ -305,17 +305,14 @@ class ExactLines {
   readonly docLines: number[][] = [];
   /** Keys in the order of their first document line. */
   readonly order: number[] = [];
-  /** Characters of the non-blank lines visited (whole lines, indentation included). */
-  chars = 0;
   /** keySignature -> keys with it, sorted by key (see keyAmong). */
   private readonly bySignature = new Map<number, number[]>();
   /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
   private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
 
-  constructor(search: readonly string[]) {
+  constructor(searchKeys: readonly string[]) {
     const index = new Map<string, number>();
-    search.forEach((line, i) => {
-      const key = lineKey(line);
+    searchKeys.forEach((key, i) => {
       let k = index.get(key);
       if (k === undefined) {
         k = this.keys.length;
@@ -341,10 +338,6 @@ class ExactLines {
 
   /** Non-blank document line j (its text `line`, content from `lead`): note it if its key is SEARCH's. */
   visit(line: string, lead: number, j: number): void {
-    this.chars += line.length;
-    if (this.chars > EVIDENCE_SCAN_CHARS) {
-      return; // evidenceSeeds will skip the document: stop collecting
-    }
     const sig = keySignature(line, lead);
     if ((this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] & (1 << (sig & 31))) === 0) {
       return;
@@ -428,13 +421,13 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     budget.used += 2 * line.length;
   }
   // Lines equal to SEARCH lines are found during the prefilter's pass (evidenceSeeds votes with them).
-  const exact = search.length >= 2 ? new ExactLines(search) : undefined;
-  const pre = prefilter(docLines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch(), exact);
+  const searchKeys = search.map(lineKey);
+  const pre = prefilter(docLines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch());
   if (pre.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
 
-  const scorer = new WindowScorer(docLines, pre.nonBlank, search, budget);
+  const scorer = new WindowScorer(docLines, pre.nonBlank, search, searchKeys, budget);
   const scored = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end, in non-blank coordinates
   const M = pre.nonBlank.length;
   const scoreOf = (a: number, b: number): number => {
@@ -464,7 +457,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
       seeds.push(best);
     }
     // Regions that lines equal to SEARCH lines support, wherever the prefilter looked.
-    for (const region of exact ? evidenceSeeds(exact, search.length, budget) : []) {
+    for (const region of evidenceSeeds(docLines, pre, searchKeys, budget)) {
       seeds.push({ ...region, score: scoreOf(region.start, region.end) });
     }
     seeds.sort(byScoreThenStart);
@@ -587,15 +580,30 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
  * lineKey): each such line votes for the start it implies; the best starts take every agreeing line
  * within a few lines of their diagonal (dropped or invented lines shift it), and the region spans from
  * the first to the last of them, so invented first/last SEARCH lines are left out and gaps are bridged.
- * The lines come from the prefilter's pass (ExactLines), counted as work as one more pass over the
- * characters; skipped for documents above EVIDENCE_SCAN_CHARS.
+ * One pass over the non-blank lines (ExactLines; most are ruled out by a few characters from their
+ * ends), counted as work as a pass over all their characters; skipped for documents above
+ * EVIDENCE_SCAN_CHARS and when the budget cannot afford it.
  */
-function evidenceSeeds(exact: ExactLines, n: number, budget: Budget): Array<{ start: number; end: number }> {
-  const chars = exact.chars;
-  if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
+function evidenceSeeds(
+  docLines: readonly string[],
+  pre: Prefiltered,
+  searchKeys: readonly string[],
+  budget: Budget,
+): Array<{ start: number; end: number }> {
+  const n = searchKeys.length;
+  const chars = pre.nonBlankChars;
+  if (n < 2 || chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
     return [];
   }
   budget.spend(chars);
+  // Each non-blank line is ruled out by a few characters from its ends (the prefilter measured its
+  // indentation); only lines that look like a SEARCH line are read further.
+  const exact = new ExactLines(searchKeys);
+  const nonBlank = pre.nonBlank;
+  const leads = pre.leads;
+  for (let j = 0; j < nonBlank.length; j++) {
+    exact.visit(docLines[nonBlank[j]], leads[j], j);
+  }
   // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
   const matches: Array<[number, number]> = [];
   const votes = new Map<number, number>();
@@ -684,6 +692,10 @@ function trimmedEquals(line: string, want: string): boolean {
   if (want.length > 0 && last !== want.charCodeAt(want.length - 1) && !isTrimmed(last)) {
     return false;
   }
+  // Equal lengths: trimming could only make the line shorter, so it is equal as it is or not at all.
+  if (line.length === want.length) {
+    return line === want;
+  }
   let lo = 0;
   while (lo < line.length && isTrimmed(line.charCodeAt(lo))) {
     lo++;
@@ -763,6 +775,10 @@ export class FuzzyScratch {
 interface Prefiltered {
   /** Document line index of each non-blank line. */
   nonBlank: Int32Array;
+  /** Per non-blank line: the length of its indentation (leading whitespace). */
+  leads: Int32Array;
+  /** Characters of the non-blank lines (whole lines, indentation included). */
+  nonBlankChars: number;
   /** Best window per region, non-overlapping, in non-blank coordinates. */
   seeds: Array<{ start: number; end: number }>;
 }
@@ -788,6 +804,8 @@ interface SearchCodes {
 /** Per window start (non-blank coordinates): its Dice estimate (-1: no window starts there). */
 interface WindowEstimates {
   nonBlank: Int32Array;
+  leads: Int32Array;
+  nonBlankChars: number;
   best: Float32Array;
 }
 
@@ -797,11 +815,10 @@ function prefilter(
   maxCandidates: number,
   budget: Budget,
   scratch: FuzzyScratch,
-  exact: ExactLines | undefined,
 ): Prefiltered {
   const sample = sampling(search);
   const searchCodes = countSearchCodes(search, sample, scratch);
-  const { nonBlank, best } = estimateWindows(docLines, search.length, sample, searchCodes, scratch, budget, exact);
+  const { nonBlank, leads, nonBlankChars, best } = estimateWindows(docLines, search.length, sample, searchCodes, scratch, budget);
   const M = nonBlank.length;
   const n = search.length;
   // A document shorter than SEARCH still gets one window: all of it.
@@ -810,7 +827,7 @@ function prefilter(
   }
   const top = bestPerChunk(best, M, n, maxCandidates);
   budget.used += M;
-  return { nonBlank, seeds: separateSeeds(top, M, Math.min(n, M), maxCandidates) };
+  return { nonBlank, leads, nonBlankChars, seeds: separateSeeds(top, M, Math.min(n, M), maxCandidates) };
 }
 
 /**
@@ -877,8 +894,8 @@ function countSearchCodes(search: readonly string[], { sampleMask }: Sampling, s
 /**
  * The pass over the document: every window of n non-blank lines gets a bag-of-bigrams Dice
  * estimate, kept up to date with a sliding sum (each line's codes are added once and removed
- * once). The lines equal to SEARCH lines are noted on the way (exact). One loop on purpose: it is
- * the hottest code of the tier, and each line is read once.
+ * once). Each line's indentation is noted on the way (evidenceSeeds starts past it). One loop on
+ * purpose: it is the hottest code of the tier.
  */
 function estimateWindows(
   docLines: readonly string[],
@@ -887,7 +904,6 @@ function estimateWindows(
   { inSearch, size: searchSize }: SearchCodes,
   scratch: FuzzyScratch,
   budget: Budget,
-  exact: ExactLines | undefined,
 ): WindowEstimates {
   // The prefilter may use most of the budget; full scoring needs comparatively little.
   const prefilterCap = budget.cap * 0.85;
@@ -906,6 +922,9 @@ function estimateWindows(
   // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
   // would otherwise grow two JS arrays a push at a time).
   const nonBlankAll = new Int32Array(docLines.length);
+  // Per non-blank line: its indentation, for evidenceSeeds; and the characters of all of them.
+  const leadAll = new Int32Array(docLines.length);
+  let nonBlankChars = 0;
   const lineOffset = new Int32Array(docLines.length + 1);
   // Sampled codes (stored or not) before each non-blank line: the window's size in bigrams.
   const sampledSum = new Int32Array(docLines.length + 1);
@@ -939,7 +958,8 @@ function estimateWindows(
       continue; // blank line: invisible to the fuzzy tier
     }
     const e = count;
-    exact?.visit(line, lead, e);
+    leadAll[e] = lead;
+    nonBlankChars += length;
     const hashed = e % stride === 0;
     const from = lineOffset[e];
     let to = from;
@@ -1016,7 +1036,7 @@ function estimateWindows(
     }
   }
   budget.used = used;
-  return { nonBlank: nonBlankAll.subarray(0, count), best };
+  return { nonBlank: nonBlankAll.subarray(0, count), leads: leadAll.subarray(0, count), nonBlankChars, best };
 }
 
 /** One representative start per chunk of starts (so a single strong region does not crowd out the rest), best first. */
@@ -1171,13 +1191,13 @@ class WindowScorer {
   private readonly aligner: LineAligner;
   private readonly evidence: ExactEvidence;
 
-  constructor(docLines: readonly string[], nonBlank: Int32Array, search: readonly string[], budget: Budget) {
+  constructor(docLines: readonly string[], nonBlank: Int32Array, search: readonly string[], searchKeys: readonly string[], budget: Budget) {
     const sims = new SimTable(search.length);
     const bigrams = searchBigrams(search);
     const lines = new DocLineCache(docLines, nonBlank, bigrams.ids, sims, search.length, budget);
     this.bag = new WindowBag(bigrams, lines, budget);
     this.aligner = new LineAligner(search, bigrams.searchIds, bigrams.ids.size, sims, lines, budget);
-    this.evidence = new ExactEvidence(search, nonBlank.length, lines, this.aligner, budget);
+    this.evidence = new ExactEvidence(search, searchKeys, nonBlank.length, lines, this.aligner, budget);
     // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
     let chars = 0;
     for (const line of search) {
@@ -1604,6 +1624,8 @@ class ExactEvidence {
 
   constructor(
     private readonly search: readonly string[],
+    /** lineKey of each SEARCH line. */
+    searchKeys: readonly string[],
     /** Non-blank document lines. */
     private readonly M: number,
     private readonly lines: DocLineCache,
@@ -1617,7 +1639,7 @@ class ExactEvidence {
       if (!hasTwoWordChars(line)) {
         continue;
       }
-      const key = lineKey(line);
+      const key = searchKeys[i];
       let e = evidenceIndex.get(key);
       if (e === undefined) {
         e = this.evidenceKeys.length;
