@@ -19,7 +19,7 @@ import { type IndentMiss, Matcher, type Occurrence, prepareSearch, type SearchSp
 import { buildReplacement, relateRegion, type ReplacementLine } from './transform';
 import { describeLead } from './indent';
 import { LineLedger, TextLedger } from './ledger';
-import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, similarity } from './fuzzy';
+import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, FuzzyScratch, similarity } from './fuzzy';
 import { formatMessage } from './message';
 import { formatScore } from './score';
 import { tierInfo } from './tierTable';
@@ -90,6 +90,7 @@ class Batch {
   readonly ledger = new LineLedger();
   /** Fuzzy work the remaining blocks may still use (see evaluateMiss). */
   fuzzyWorkLeft = BATCH_FUZZY_WORK_CAP;
+  private fuzzyTables: FuzzyScratch | undefined;
   private readonly textLedger: TextLedger;
   private lines: DocLines | LineArray;
 
@@ -105,6 +106,12 @@ class Batch {
 
   get working(): LineView {
     return this.lines;
+  }
+
+  /** The fuzzy tier's reusable tables, made on the batch's first near miss and shared by the rest. */
+  fuzzyScratch(): FuzzyScratch {
+    this.fuzzyTables ??= new FuzzyScratch();
+    return this.fuzzyTables;
   }
 
   /**
@@ -658,6 +665,7 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
           maxCandidates: Math.max(settings.maxCandidates, 2),
           minScore: settings.minScore,
           workCap: cap,
+          scratch: batch.fuzzyScratch(),
         })
       : { windows: [], truncated: true, work: 0 };
   batch.fuzzyWorkLeft -= fuzzy.work ?? 0;

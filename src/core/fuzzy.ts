@@ -44,6 +44,8 @@ export interface FuzzyOptions {
   minScore: number;
   /** Upper bound on counted operations (character visits, table updates, alignment cells). */
   workCap?: number;
+  /** Tables reused from an earlier search (one per batch of blocks); without it, the search allocates its own. */
+  scratch?: FuzzyScratch;
 }
 
 /** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
@@ -199,10 +201,62 @@ function keyCode(c: number): number {
   return c === 0x2026 ? ELLIPSIS : c;
 }
 
-/** FNV-1a of lineKey(line) as lineKey would spell it, without building it (whitespace skipped, quotes and dashes folded). */
-function keyHash(line: string): number {
+/** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
+const EVIDENCE_SCAN_CHARS = 4_000_000;
+/** A line occurring more often than this in the document casts no vote (closing braces and the like). */
+const MAX_VOTES_PER_LINE = 64;
+/** Buckets of the signature pre-test (a bit each). */
+const SIGNATURE_BUCKETS = 1 << 12;
+/** Leading key characters in the signature. */
+const SIGNATURE_HEAD = 8;
+
+/**
+ * A cheap signature of lineKey(line) read from `from` (past the indentation): its first SIGNATURE_HEAD
+ * and its last two characters, without reading the rest of the line. Rules out almost every line
+ * before it is compared (lines of one file often share their first few characters, and their last).
+ */
+function keySignature(line: string, from: number): number {
+  let sig = 0x811c9dc5;
+  let taken = 0;
+  for (let i = from; i < line.length && taken < SIGNATURE_HEAD; i++) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
+      continue;
+    }
+    if (c === ELLIPSIS) {
+      // '...' in the key: as many of its dots as the head still takes.
+      for (let k = Math.min(3, SIGNATURE_HEAD - taken); k > 0; k--) {
+        sig = Math.imul(sig ^ 46, 0x01000193);
+        taken++;
+      }
+    } else {
+      sig = Math.imul(sig ^ c, 0x01000193);
+      taken++;
+    }
+  }
+  // The last two characters, read backwards (an ellipsis supplies both as dots).
+  let tail = 0;
+  for (let i = line.length - 1, got = 0; i >= from && got < 2; i--) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
+      continue;
+    }
+    // Kept a small integer (<< and |), so the hot pass never handles a heap number.
+    if (c === ELLIPSIS) {
+      tail = got === 0 ? (46 << 16) | 46 : (tail << 16) | 46;
+      got = 2;
+    } else {
+      tail = (tail << 16) | c;
+      got++;
+    }
+  }
+  return Math.imul(sig ^ tail, 0x01000193) >>> 0;
+}
+
+/** FNV-1a of lineKey(line) read from `from`, without building the key (whitespace skipped, quotes and dashes folded). */
+function keyHash(line: string, from: number): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < line.length; i++) {
+  for (let i = from; i < line.length; i++) {
     const c = keyCode(line.charCodeAt(i));
     if (c === SKIPPED) {
       continue;
@@ -218,27 +272,130 @@ function keyHash(line: string): number {
   return h >>> 0;
 }
 
-/**
- * The first and last characters of lineKey(line), as one number, found from the line's two ends
- * without reading its middle: a cheap test that rules out almost every line before keyHash reads it.
- */
-function keyEdges(line: string): number {
-  let first = SKIPPED;
-  for (let i = 0; i < line.length && first === SKIPPED; i++) {
-    first = keyCode(line.charCodeAt(i));
+/** Is lineKey(line) equal to `key`? Read from `from` (past the indentation), without building the key. */
+function keyEquals(line: string, from: number, key: string): boolean {
+  let p = 0;
+  for (let i = from; i < line.length; i++) {
+    const c = keyCode(line.charCodeAt(i));
+    if (c === SKIPPED) {
+      continue;
+    }
+    if (c === ELLIPSIS) {
+      if (!key.startsWith('...', p)) {
+        return false;
+      }
+      p += 3;
+    } else if (key.charCodeAt(p++) !== c) {
+      return false;
+    }
   }
-  let last = SKIPPED;
-  for (let i = line.length - 1; i >= 0 && last === SKIPPED; i--) {
-    last = keyCode(line.charCodeAt(i));
-  }
-  const fold = (c: number) => (c === ELLIPSIS ? 46 : c);
-  return fold(first) * 0x10000 + fold(last);
+  return p === key.length;
 }
 
-/** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
-const EVIDENCE_SCAN_CHARS = 4_000_000;
-/** A line occurring more often than this in the document casts no vote (closing braces and the like). */
-const MAX_VOTES_PER_LINE = 64;
+/**
+ * SEARCH's line keys (lineKey) and the non-blank document lines that have them, for evidenceSeeds.
+ * Most lines are ruled out by a signature read from their two ends; no key string is built.
+ */
+class ExactLines {
+  /** Distinct SEARCH line keys. */
+  readonly keys: string[] = [];
+  /** Per key: the SEARCH lines that have it. */
+  readonly searchLines: number[][] = [];
+  /** Per key: the non-blank document lines that have it, in document order. */
+  readonly docLines: number[][] = [];
+  /** Keys in the order of their first document line. */
+  readonly order: number[] = [];
+  /** keySignature -> keys with it, sorted by key (see keyAmong). */
+  private readonly bySignature = new Map<number, number[]>();
+  /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
+  private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
+
+  constructor(searchKeys: readonly string[]) {
+    const index = new Map<string, number>();
+    searchKeys.forEach((key, i) => {
+      let k = index.get(key);
+      if (k === undefined) {
+        k = this.keys.length;
+        index.set(key, k);
+        this.keys.push(key);
+        this.searchLines.push([]);
+        this.docLines.push([]);
+        const sig = keySignature(key, 0);
+        this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
+        const same = this.bySignature.get(sig);
+        if (same) {
+          same.push(k);
+        } else {
+          this.bySignature.set(sig, [k]);
+        }
+      }
+      this.searchLines[k].push(i);
+    });
+    for (const same of this.bySignature.values()) {
+      same.sort((x, y) => (this.keys[x] < this.keys[y] ? -1 : 1));
+    }
+  }
+
+  /** Non-blank document line j (its text `line`, content from `lead`): note it if its key is SEARCH's. */
+  visit(line: string, lead: number, j: number): void {
+    const sig = keySignature(line, lead);
+    if ((this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] & (1 << (sig & 31))) === 0) {
+      return;
+    }
+    const same = this.bySignature.get(sig);
+    if (!same) {
+      return;
+    }
+    // Keys past the vote limit cast no vote anyway: their lines are neither compared nor stored.
+    if (same.every((k) => this.docLines[k].length > MAX_VOTES_PER_LINE)) {
+      return;
+    }
+    const k = same.length === 1 ? (keyEquals(line, lead, this.keys[same[0]]) ? same[0] : -1) : this.keyAmong(line, lead, same);
+    if (k < 0 || this.docLines[k].length > MAX_VOTES_PER_LINE) {
+      return;
+    }
+    if (this.docLines[k].length === 0) {
+      this.order.push(k);
+    }
+    this.docLines[k].push(j);
+  }
+
+  /**
+   * Which of the keys `sorted` (by key) lineKey(line) equals, or -1: the line's key characters are read
+   * once, narrowing the keys that start the same way to those with the same next character (a
+   * contiguous run, as the keys are sorted) until none is left or the line ends.
+   */
+  private keyAmong(line: string, lead: number, sorted: readonly number[]): number {
+    const keys = this.keys;
+    let lo = 0;
+    let hi = sorted.length;
+    let p = 0;
+    for (let i = lead; i < line.length; i++) {
+      const c = keyCode(line.charCodeAt(i));
+      if (c === SKIPPED) {
+        continue;
+      }
+      for (let dots = c === ELLIPSIS ? 3 : 1; dots > 0; dots--) {
+        const want = c === ELLIPSIS ? 46 : c;
+        // [lo, hi) share the first p characters: skip those whose next one is smaller (or missing).
+        while (lo < hi && keys[sorted[lo]].charCodeAt(p) !== want) {
+          lo++;
+        }
+        let end = lo;
+        while (end < hi && keys[sorted[end]].charCodeAt(p) === want) {
+          end++;
+        }
+        hi = end;
+        if (lo === hi) {
+          return -1;
+        }
+        p++;
+      }
+    }
+    // The key that is exactly the characters read sorts first among those that extend it.
+    return keys[sorted[lo]].length === p ? sorted[lo] : -1;
+  }
+}
 
 export function findFuzzyCandidates(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
@@ -263,12 +420,14 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   for (const line of search) {
     budget.used += 2 * line.length;
   }
-  const pre = prefilter(docLines, search, maxCandidates, budget);
+  // Lines equal to SEARCH lines are found during the prefilter's pass (evidenceSeeds votes with them).
+  const searchKeys = search.map(lineKey);
+  const pre = prefilter(docLines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch());
   if (pre.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
 
-  const scorer = new WindowScorer(docLines, pre.nonBlank, search, budget);
+  const scorer = new WindowScorer(docLines, pre.nonBlank, search, searchKeys, budget);
   const scored = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end, in non-blank coordinates
   const M = pre.nonBlank.length;
   const scoreOf = (a: number, b: number): number => {
@@ -298,7 +457,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
       seeds.push(best);
     }
     // Regions that lines equal to SEARCH lines support, wherever the prefilter looked.
-    for (const region of evidenceSeeds(docLines, pre.nonBlank, search, budget)) {
+    for (const region of evidenceSeeds(docLines, pre, searchKeys, budget)) {
       seeds.push({ ...region, score: scoreOf(region.start, region.end) });
     }
     seeds.sort(byScoreThenStart);
@@ -421,70 +580,39 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
  * lineKey): each such line votes for the start it implies; the best starts take every agreeing line
  * within a few lines of their diagonal (dropped or invented lines shift it), and the region spans from
  * the first to the last of them, so invented first/last SEARCH lines are left out and gaps are bridged.
- * One pass over the document, counted as work; skipped for documents above EVIDENCE_SCAN_CHARS.
+ * One pass over the non-blank lines (ExactLines; most are ruled out by a few characters from their
+ * ends), counted as work as a pass over all their characters; skipped for documents above
+ * EVIDENCE_SCAN_CHARS and when the budget cannot afford it.
  */
 function evidenceSeeds(
   docLines: readonly string[],
-  nonBlank: Int32Array,
-  search: readonly string[],
+  pre: Prefiltered,
+  searchKeys: readonly string[],
   budget: Budget,
 ): Array<{ start: number; end: number }> {
-  const n = search.length;
-  const M = nonBlank.length;
-  if (n < 2) {
+  const n = searchKeys.length;
+  const chars = pre.nonBlankChars;
+  if (n < 2 || chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
     return [];
   }
-  let chars = 0;
-  for (let j = 0; j < M && chars <= EVIDENCE_SCAN_CHARS; j++) {
-    chars += docLines[nonBlank[j]].length;
-  }
-  if (chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
-    return [];
-  }
-  // One hashing pass over the characters (keys are built only for lines whose hash is SEARCH's).
   budget.spend(chars);
-  const index = new Map<string, number[]>();
-  search.forEach((line, i) => {
-    const key = lineKey(line);
-    const list = index.get(key);
-    if (list) {
-      list.push(i);
-    } else {
-      index.set(key, [i]);
-    }
-  });
-  // A hash of each line's key, computed without building strings, filters the lines worth keying.
-  const hashes = new Set<number>();
-  const edges = new Set<number>();
-  for (const key of index.keys()) {
-    hashes.add(keyHash(key));
-    edges.add(keyEdges(key));
-  }
-  const hits = new Map<string, number[]>();
-  for (let j = 0; j < M; j++) {
-    const line = docLines[nonBlank[j]];
-    if (!edges.has(keyEdges(line)) || !hashes.has(keyHash(line))) {
-      continue;
-    }
-    const key = lineKey(normalizeLine(line));
-    if (!index.has(key)) {
-      continue;
-    }
-    const list = hits.get(key);
-    if (list) {
-      list.push(j);
-    } else {
-      hits.set(key, [j]);
-    }
+  // Each non-blank line is ruled out by a few characters from its ends (the prefilter measured its
+  // indentation); only lines that look like a SEARCH line are read further.
+  const exact = new ExactLines(searchKeys);
+  const nonBlank = pre.nonBlank;
+  const leads = pre.leads;
+  for (let j = 0; j < nonBlank.length; j++) {
+    exact.visit(docLines[nonBlank[j]], leads[j], j);
   }
   // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
   const matches: Array<[number, number]> = [];
   const votes = new Map<number, number>();
-  for (const [key, docs] of hits) {
+  for (const k of exact.order) {
+    const docs = exact.docLines[k];
     if (docs.length > MAX_VOTES_PER_LINE) {
       continue;
     }
-    const lines = index.get(key)!;
+    const lines = exact.searchLines[k];
     for (const j of docs) {
       for (const i of lines) {
         matches.push([i, j]);
@@ -542,7 +670,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
       break;
     }
     let k = 0;
-    while (k < len && docLines[nonBlank[j + k]].trim() === want[k]) {
+    while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
       k++;
     }
     budget.used += k;
@@ -552,6 +680,47 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
     }
   }
   return out;
+}
+
+/** line.trim() === want, without building the trimmed string (most lines differ in their first characters). */
+function trimmedEquals(line: string, want: string): boolean {
+  if (line.length < want.length) {
+    return false;
+  }
+  // Most lines end without trailing space: their last character rules them out at once.
+  const last = line.charCodeAt(line.length - 1);
+  if (want.length > 0 && last !== want.charCodeAt(want.length - 1) && !isTrimmed(last)) {
+    return false;
+  }
+  // Equal lengths: trimming could only make the line shorter, so it is equal as it is or not at all.
+  if (line.length === want.length) {
+    return line === want;
+  }
+  let lo = 0;
+  while (lo < line.length && isTrimmed(line.charCodeAt(lo))) {
+    lo++;
+  }
+  let hi = line.length;
+  while (hi > lo && isTrimmed(line.charCodeAt(hi - 1))) {
+    hi--;
+  }
+  return hi - lo === want.length && line.startsWith(want, lo);
+}
+
+/** What String.prototype.trim removes: white space (Zs, tab, VT, FF, BOM) and line terminators. */
+function isTrimmed(c: number): boolean {
+  return c <= 32
+    ? c === 32 || (c >= 9 && c <= 13)
+    : c >= 0xa0 &&
+        (c === 0xa0 ||
+          c === 0x1680 ||
+          (c >= 0x2000 && c <= 0x200a) ||
+          c === 0x2028 ||
+          c === 0x2029 ||
+          c === 0x202f ||
+          c === 0x205f ||
+          c === 0x3000 ||
+          c === 0xfeff);
 }
 
 function overlapOf(x: FuzzyWindow, y: FuzzyWindow): number {
@@ -590,35 +759,89 @@ class Budget {
 }
 
 /**
- * Per-code counts of SEARCH and of the sliding window, shared by prefilter calls (zeroing 64K-entry
- * tables per call costs more than the scan of a mid-sized file). Only SEARCH's codes are ever
- * counted; each call first clears those of the previous call (even if it threw).
+ * Tables the prefilter reuses from one search to the next (zeroing a 64K-entry table per search
+ * costs more than the scan of a mid-sized file). Owned by the caller: a batch of blocks shares one
+ * (see FuzzyOptions.scratch); a search without one gets a fresh one.
  */
-const countTable = new Int32Array(2 * HASH_SIZE); // [2 * code]: window's count, [2 * code + 1]: SEARCH's
-let countedCodes: number[] = [];
-/** The prefilter's per-line code store, kept between calls (see prefilter). */
-let codeBuffer = new Uint16Array(0);
+export class FuzzyScratch {
+  /** Per code: [2 * code] the sliding window's count, [2 * code + 1] SEARCH's (interleaved: one cache line). */
+  readonly counts = new Int32Array(2 * HASH_SIZE);
+  /** The codes the last search counted: the only non-zero entries of counts, cleared by the next search (even if one threw). */
+  countedCodes: number[] = [];
+  /** The prefilter's per-line code store (every slot is written before it is read). */
+  codes = new Uint16Array(0);
+}
 
 interface Prefiltered {
   /** Document line index of each non-blank line. */
   nonBlank: Int32Array;
+  /** Per non-blank line: the length of its indentation (leading whitespace). */
+  leads: Int32Array;
+  /** Characters of the non-blank lines (whole lines, indentation included). */
+  nonBlankChars: number;
   /** Best window per region, non-overlapping, in non-blank coordinates. */
   seeds: Array<{ start: number; end: number }>;
 }
 
-function prefilter(docLines: readonly string[], search: readonly string[], maxCandidates: number, budget: Budget): Prefiltered {
-  // The prefilter may use most of the budget; full scoring needs comparatively little.
-  const prefilterCap = budget.cap * 0.85;
-  const n = search.length;
+/** How much of the document and of SEARCH the prefilter reads (see sampling()). */
+interface Sampling {
+  /** Every stride-th non-blank line is hashed. */
+  stride: number;
+  /** log2 of the share of bigrams kept. */
+  sampleBits: number;
+  /** A bigram whose hash has any of these bits set is not kept. */
+  sampleMask: number;
+}
 
-  // Line sampling: for large blocks only every stride-th non-blank line is hashed (reading every
-  // character is the dominant cost); the others are only checked for being blank and measured.
-  // A window's counts are scaled up by stride before they are clipped against SEARCH's, and its
-  // size by its measured content, which estimates the Dice of all its lines.
+/** SEARCH's sampled bigram codes, counted into the scratch table. */
+interface SearchCodes {
+  /** One bit per code SEARCH has (small enough to stay in L1). */
+  inSearch: Int32Array;
+  /** Sampled bigrams of SEARCH, with repeats. */
+  size: number;
+}
+
+/** Per window start (non-blank coordinates): its Dice estimate (-1: no window starts there). */
+interface WindowEstimates {
+  nonBlank: Int32Array;
+  leads: Int32Array;
+  nonBlankChars: number;
+  best: Float32Array;
+}
+
+function prefilter(
+  docLines: readonly string[],
+  search: readonly string[],
+  maxCandidates: number,
+  budget: Budget,
+  scratch: FuzzyScratch,
+): Prefiltered {
+  const sample = sampling(search);
+  const searchCodes = countSearchCodes(search, sample, scratch);
+  const { nonBlank, leads, nonBlankChars, best } = estimateWindows(docLines, search.length, sample, searchCodes, scratch, budget);
+  const M = nonBlank.length;
+  const n = search.length;
+  // A document shorter than SEARCH still gets one window: all of it.
+  if (M > 0 && M < n) {
+    best[0] = 1;
+  }
+  const top = bestPerChunk(best, M, n, maxCandidates);
+  budget.used += M;
+  return { nonBlank, leads, nonBlankChars, seeds: separateSeeds(top, M, Math.min(n, M), maxCandidates) };
+}
+
+/**
+ * Line sampling: for large blocks only every stride-th non-blank line is hashed (reading every
+ * character is the dominant cost); the others are only checked for being blank and measured.
+ * A window's counts are scaled up by stride before they are clipped against SEARCH's, and its
+ * size by its measured content, which estimates the Dice of all its lines.
+ * Bigram sampling: keep only bigrams whose hash has its top bits clear, chosen the same way on
+ * both sides, so a large block costs a fraction of the table updates while the estimate stays
+ * unbiased. A window keeps at least ~256 sampled bigrams; small blocks keep every one.
+ */
+function sampling(search: readonly string[]): Sampling {
+  const n = search.length;
   const stride = n >= 48 ? 3 : n >= 24 ? 2 : 1;
-  // Bigram sampling: keep only bigrams whose hash has its top bits clear, chosen the same way on
-  // both sides, so a large block costs a fraction of the table updates while the estimate stays
-  // unbiased. A window keeps at least ~256 sampled bigrams; small blocks keep every one.
   let searchChars = 0;
   for (const line of search) {
     searchChars += line.length;
@@ -628,19 +851,23 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
   while (sampleBits < 6 && hashedPerWindow >> (sampleBits + 1) >= 256) {
     sampleBits++;
   }
-  const sampleMask = sampleBits === 0 ? 0 : ~0 << (32 - sampleBits);
+  return { stride, sampleBits, sampleMask: sampleBits === 0 ? 0 : ~0 << (32 - sampleBits) };
+}
 
-  // Which codes SEARCH has (a bit each: small enough to stay in L1). A document code SEARCH lacks
-  // never changes the overlap, so only the others are stored and counted in the sliding window.
+/**
+ * Counts SEARCH's sampled codes into the scratch table (after clearing the previous search's). A
+ * document code SEARCH lacks never changes the overlap, so only the others are stored and counted
+ * in the sliding window.
+ */
+function countSearchCodes(search: readonly string[], { sampleMask }: Sampling, scratch: FuzzyScratch): SearchCodes {
   const inSearch = new Int32Array(HASH_SIZE >> 5);
-  // Interleaved, so a window update finds both counts of a code in one cache line.
-  const counts = countTable;
-  for (const code of countedCodes) {
+  const counts = scratch.counts;
+  for (const code of scratch.countedCodes) {
     counts[2 * code] = counts[2 * code + 1] = 0;
   }
   const searchCodes: number[] = []; // distinct
-  countedCodes = searchCodes;
-  let searchSize = 0;
+  scratch.countedCodes = searchCodes;
+  let size = 0;
   for (const line of search) {
     let prev = LINE_START;
     for (let i = 0; i < line.length; i++) {
@@ -658,24 +885,46 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
         searchCodes.push(code);
         inSearch[code >> 5] |= 1 << (code & 31);
       }
-      searchSize++;
+      size++;
     }
   }
+  return { inSearch, size };
+}
 
+/**
+ * The pass over the document: every window of n non-blank lines gets a bag-of-bigrams Dice
+ * estimate, kept up to date with a sliding sum (each line's codes are added once and removed
+ * once). Each line's indentation is noted on the way (evidenceSeeds starts past it). One loop on
+ * purpose: it is the hottest code of the tier.
+ */
+function estimateWindows(
+  docLines: readonly string[],
+  n: number,
+  { stride, sampleBits, sampleMask }: Sampling,
+  { inSearch, size: searchSize }: SearchCodes,
+  scratch: FuzzyScratch,
+  budget: Budget,
+): WindowEstimates {
+  // The prefilter may use most of the budget; full scoring needs comparatively little.
+  const prefilterCap = budget.cap * 0.85;
+  const counts = scratch.counts;
   let totalChars = 0;
   for (const line of docLines) {
     totalChars += line.length;
   }
-  // Reused across calls (every slot is written before it is read); a file that outgrows it gets
-  // a larger buffer of its own, so at most 512 kB stays allocated between calls.
+  // A file that outgrows the scratch buffer gets a larger buffer of its own, so at most 512 kB stays
+  // allocated between searches.
   const initialCodes = Math.min(totalChars >> sampleBits, 1 << 18) + 16;
-  if (codeBuffer.length < initialCodes) {
-    codeBuffer = new Uint16Array(initialCodes);
+  if (scratch.codes.length < initialCodes) {
+    scratch.codes = new Uint16Array(initialCodes);
   }
-  let codes = codeBuffer;
+  let codes = scratch.codes;
   // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
   // would otherwise grow two JS arrays a push at a time).
   const nonBlankAll = new Int32Array(docLines.length);
+  // Per non-blank line: its indentation, for evidenceSeeds; and the characters of all of them.
+  const leadAll = new Int32Array(docLines.length);
+  let nonBlankChars = 0;
   const lineOffset = new Int32Array(docLines.length + 1);
   // Sampled codes (stored or not) before each non-blank line: the window's size in bigrams.
   const sampledSum = new Int32Array(docLines.length + 1);
@@ -709,6 +958,8 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
       continue; // blank line: invisible to the fuzzy tier
     }
     const e = count;
+    leadAll[e] = lead;
+    nonBlankChars += length;
     const hashed = e % stride === 0;
     const from = lineOffset[e];
     let to = from;
@@ -785,16 +1036,11 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
     }
   }
   budget.used = used;
+  return { nonBlank: nonBlankAll.subarray(0, count), leads: leadAll.subarray(0, count), nonBlankChars, best };
+}
 
-  const M = count;
-  const nonBlank = nonBlankAll.subarray(0, M);
-  // A document shorter than SEARCH still gets one window: all of it.
-  const size = Math.min(n, M);
-  if (M > 0 && M < n) {
-    best[0] = 1;
-  }
-
-  // One representative per chunk of starts keeps a single strong region from crowding out the rest.
+/** One representative start per chunk of starts (so a single strong region does not crowd out the rest), best first. */
+function bestPerChunk(best: Float32Array, M: number, n: number, maxCandidates: number): Array<{ start: number; score: number }> {
   const chunk = Math.max(1, Math.floor(n / 3));
   const keep = (maxCandidates + 3) * 4;
   const top: Array<{ start: number; score: number }> = [];
@@ -822,8 +1068,16 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
     }
     top[pos] = { start: arg, score };
   }
-  budget.used += M;
+  return top;
+}
 
+/** Windows of `size` lines at the best starts, until maxCandidates + 3 of them are clear of each other. */
+function separateSeeds(
+  top: ReadonlyArray<{ start: number; score: number }>,
+  M: number,
+  size: number,
+  maxCandidates: number,
+): Array<{ start: number; end: number }> {
   const seeds: Array<{ start: number; end: number }> = [];
   const wanted = maxCandidates + 3;
   let separate = 0;
@@ -843,7 +1097,7 @@ function prefilter(docLines: readonly string[], search: readonly string[], maxCa
       break;
     }
   }
-  return { nonBlank, seeds };
+  return seeds;
 }
 
 /** What the full scorer knows about one non-blank document line (computed on first use). */
@@ -859,6 +1113,25 @@ interface DocLine {
   fusedDocRow: number;
   /** SimTable row: SEARCH lines i-1 and i joined, against this line, at index i (-1: none yet). */
   fusedSearchRow: number;
+}
+
+/** WindowScorer.keyIndex for a line with no evidence key: one of letters and digits, one of punctuation only, one not yet looked at. */
+const NO_EVIDENCE = -1;
+const PUNCTUATION_ONLY = -2;
+const KEY_UNKNOWN = -3;
+
+/** Does the text have two ASCII word characters ([A-Za-z0-9_$])? Lines without are punctuation ("}", "});"). */
+function hasTwoWordChars(text: string): boolean {
+  let seen = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36) {
+      if (++seen === 2) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /** Largest SEARCH (in lines) whose similarity caches are dense rows. */
@@ -910,132 +1183,103 @@ class SimTable {
 /**
  * Full score of a window of non-blank document lines [a, b) against the non-blank SEARCH lines:
  * the mean of whole-window bigram Dice and an in-order line alignment that also lets one SEARCH
- * line stand for two document lines (fused) and the reverse (split).
+ * line stand for two document lines (fused) and the reverse (split), raised by the share of
+ * lines that are exactly SEARCH's.
  */
 class WindowScorer {
-  private readonly ids: PairIds;
-  private readonly searchIds: Int32Array[];
-  private readonly bagCount: Int32Array;
-  private readonly bagSize: number;
-  private readonly scratch: Int32Array;
-  private readonly lines = new Map<number, DocLine>();
-  private readonly sims: SimTable;
-  /** Scratch for the alignment DP, reused across windows. */
-  private dp = new Float64Array(0);
-  private readonly norms = new Map<number, string>();
-  private readonly keys = new Map<number, string>();
-  /** SEARCH line keys (lineKey) -> how many SEARCH lines have it. */
-  private readonly keyCount = new Map<string, number>();
-  /** Evidence keys -> the SEARCH lines that have it. */
-  private readonly keyLines = new Map<string, number[]>();
-  /** SEARCH lines that can be evidence (not punctuation only). */
-  private evidenceLines = 0;
-  /** SEARCH line text -> its indexes, for exact-line votes. */
-  private readonly searchIndex = new Map<string, number[]>();
-  // The window bag last built by textDice: lines [bagFrom, bagTo), per-id counts, overlap with SEARCH.
-  private readonly scratchBag: Int32Array;
-  private bagFrom = 0;
-  private bagTo = 0;
-  private common = 0;
-  private windowSize = 0;
+  private readonly bag: WindowBag;
+  private readonly aligner: LineAligner;
+  private readonly evidence: ExactEvidence;
 
-  constructor(
-    private readonly docLines: readonly string[],
-    private readonly nonBlank: Int32Array,
-    private readonly search: readonly string[],
-    private readonly budget: Budget,
-  ) {
-    this.sims = new SimTable(search.length);
-    // Dense ids only for bigrams that occur in SEARCH; any other bigram can never be in common.
+  constructor(docLines: readonly string[], nonBlank: Int32Array, search: readonly string[], searchKeys: readonly string[], budget: Budget) {
+    const sims = new SimTable(search.length);
+    const bigrams = searchBigrams(search);
+    const lines = new DocLineCache(docLines, nonBlank, bigrams.ids, sims, search.length, budget);
+    this.bag = new WindowBag(bigrams, lines, budget);
+    this.aligner = new LineAligner(search, bigrams.searchIds, bigrams.ids.size, sims, lines, budget);
+    this.evidence = new ExactEvidence(search, searchKeys, nonBlank.length, lines, this.aligner, budget);
+    // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
     let chars = 0;
     for (const line of search) {
       chars += line.length + 1;
     }
-    const ids = new PairIds();
-    this.ids = ids;
-    this.searchIds = search.map((line) => {
-      const out = new Int32Array(Math.max(0, line.length - 1));
-      for (let i = 0; i < out.length; i++) {
-        out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));
-      }
-      return out;
-    });
-    const startIds = search.map((line) => ids.intern(LINE_START, line.charCodeAt(0)));
-    this.bagCount = new Int32Array(this.ids.size);
-    let size = 0;
-    for (let i = 0; i < search.length; i++) {
-      for (const id of this.searchIds[i]) {
-        this.bagCount[id]++;
-      }
-      this.bagCount[startIds[i]]++;
-      size += this.searchIds[i].length + 1;
-    }
-    this.bagSize = size;
-    this.scratch = new Int32Array(this.ids.size);
-    this.scratchBag = new Int32Array(this.ids.size);
-    for (const [i, line] of search.entries()) {
-      const key = lineKey(line);
-      // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
-      if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {
-        continue;
-      }
-      this.keyCount.set(key, (this.keyCount.get(key) ?? 0) + 1);
-      const list = this.keyLines.get(key);
-      if (list) {
-        list.push(i);
-      } else {
-        this.keyLines.set(key, [i]);
-      }
-      this.evidenceLines++;
-    }
-    search.forEach((line, i) => {
-      const list = this.searchIndex.get(line);
-      if (list) {
-        list.push(i);
-      } else {
-        this.searchIndex.set(line, [i]);
-      }
-    });
-    // Preparing SEARCH is linear in its size and always completes; it still counts against the cap.
     budget.used += 3 * chars;
   }
 
-  /**
-   * The window that document lines equal to SEARCH lines vote for, looking half a block (at most
-   * 16 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted
-   * down when the line occurs several times in SEARCH). Undefined when fewer than two lines agree.
-   */
-  realign(a: number, b: number): { start: number; end: number } | undefined {
-    const n = this.search.length;
-    const M = this.nonBlank.length;
-    const reach = Math.min((n >> 1) + 2, 16);
-    const votes = new Map<number, number>();
-    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
-      const list = this.searchIndex.get(this.norm(j));
-      if (!list) {
-        continue;
-      }
-      for (const i of list) {
-        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
-      }
-    }
-    let bestOffset = 0;
-    let bestVotes = 0;
-    for (const [offset, v] of votes) {
-      if (v > bestVotes || (v === bestVotes && Math.abs(offset - a) < Math.abs(bestOffset - a))) {
-        bestOffset = offset;
-        bestVotes = v;
-      }
-    }
-    if (bestVotes < 2) {
-      return undefined;
-    }
-    const start = Math.max(0, bestOffset);
-    const end = Math.min(M, bestOffset + n);
-    return end > start ? { start, end } : undefined;
+  score(a: number, b: number): number {
+    const text = this.bag.textDice(a, b);
+    // A window whose text is far from SEARCH is a decoy: align it on the tightest band, which
+    // still credits every line that matches in order, at a fraction of the comparisons.
+    const look = (text + this.aligner.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
+    // Lines equal to SEARCH lines are proof, not resemblance: the share of lines that are exactly
+    // SEARCH's closes half of what look-alike similarity leaves open.
+    const exact = this.evidence.exactShare(a, b);
+    return look + EXACT_WEIGHT * exact * (1 - look);
   }
 
-  private norm(j: number): string {
+  /** See ExactEvidence.realign. */
+  realign(a: number, b: number): { start: number; end: number } | undefined {
+    return this.evidence.realign(a, b);
+  }
+
+  /** See ExactEvidence.settle. */
+  settle(a: number, b: number): { start: number; end: number } | undefined {
+    return this.evidence.settle(a, b);
+  }
+}
+
+/** SEARCH's bigrams as dense ids (only bigrams SEARCH has get one: any other is never in common) and its bag. */
+interface SearchBigrams {
+  ids: PairIds;
+  /** Per SEARCH line: its bigrams' ids. */
+  searchIds: Int32Array[];
+  /** Per id: how often SEARCH has it (line-start bigrams included). */
+  bagCount: Int32Array;
+  /** Bigrams in SEARCH's bag. */
+  bagSize: number;
+}
+
+function searchBigrams(search: readonly string[]): SearchBigrams {
+  const ids = new PairIds();
+  const searchIds = search.map((line) => {
+    const out = new Int32Array(Math.max(0, line.length - 1));
+    for (let i = 0; i < out.length; i++) {
+      out[i] = ids.intern(line.charCodeAt(i), line.charCodeAt(i + 1));
+    }
+    return out;
+  });
+  const startIds = search.map((line) => ids.intern(LINE_START, line.charCodeAt(0)));
+  const bagCount = new Int32Array(ids.size);
+  let bagSize = 0;
+  for (let i = 0; i < search.length; i++) {
+    for (const id of searchIds[i]) {
+      bagCount[id]++;
+    }
+    bagCount[startIds[i]]++;
+    bagSize += searchIds[i].length + 1;
+  }
+  return { ids, searchIds, bagCount, bagSize };
+}
+
+/**
+ * The scorer's view of the non-blank document lines, each worked out on first use and kept:
+ * normalised text (normalizeLine) and bigram ids (DocLine).
+ */
+class DocLineCache {
+  private readonly norms = new Map<number, string>();
+  private readonly lines = new Map<number, DocLine>();
+
+  constructor(
+    private readonly docLines: readonly string[],
+    private readonly nonBlank: Int32Array,
+    private readonly ids: PairIds,
+    private readonly sims: SimTable,
+    /** SEARCH's line count. */
+    private readonly n: number,
+    private readonly budget: Budget,
+  ) {}
+
+  norm(j: number): string {
     let s = this.norms.get(j);
     if (s === undefined) {
       s = normalizeLine(this.docLines[this.nonBlank[j]]);
@@ -1045,146 +1289,7 @@ class WindowScorer {
     return s;
   }
 
-  score(a: number, b: number): number {
-    const text = this.textDice(a, b);
-    // A window whose text is far from SEARCH is a decoy: align it on the tightest band, which
-    // still credits every line that matches in order, at a fraction of the comparisons.
-    const look = (text + this.lineAlignment(a, b, text >= TIGHT_BAND_BELOW ? 1 : 0)) / 2;
-    // Lines equal to SEARCH lines are proof, not resemblance: the share of lines that are exactly
-    // SEARCH's closes half of what look-alike similarity leaves open.
-    const exact = this.exactShare(a, b);
-    return look + EXACT_WEIGHT * exact * (1 - look);
-  }
-
-  /** SEARCH's lines found (by lineKey, each at most as often as SEARCH has it) among [a, b), 0..1. */
-  private exactShare(a: number, b: number): number {
-    const used = new Map<string, number>();
-    let found = 0;
-    let neutral = 0;
-    for (let j = a; j < b; j++) {
-      const key = this.key(j);
-      const have = this.keyCount.get(key);
-      if (have === undefined) {
-        if (!/[A-Za-z0-9_$].*[A-Za-z0-9_$]/.test(key)) {
-          neutral++;
-        }
-        continue;
-      }
-      const u = used.get(key) ?? 0;
-      if (u < have) {
-        used.set(key, u + 1);
-        found++;
-      }
-    }
-    this.budget.spend(b - a);
-    // Every SEARCH line found counts; a window line that matches nothing costs half a line.
-    const evidence = this.evidenceLines;
-    return evidence === 0 ? 0 : found / (evidence + (b - a - found - neutral) / 2);
-  }
-
-  /**
-   * Window [a, b) settled on its exact evidence: the span from the first to the last document line
-   * equal to a SEARCH line on the window's diagonal (give or take a few dropped or invented lines),
-   * widened line by line over SEARCH lines before the first and after the last of them only where the
-   * document line looks like the SEARCH line it would pair with. Invented edge lines and stray fences
-   * are so left out, and an interior gap is bridged. Undefined without two such lines.
-   */
-  settle(a: number, b: number): { start: number; end: number } | undefined {
-    const n = this.search.length;
-    const M = this.nonBlank.length;
-    const slack = Math.max(2, Math.ceil(n / 4));
-    const offsets: number[] = [];
-    const matches: Array<[number, number]> = [];
-    const reach = Math.min(n, 64) + slack;
-    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
-      const key = this.key(j);
-      const list = this.keyLines.get(key);
-      if (!list) {
-        continue;
-      }
-      // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
-      for (const i of list) {
-        if (list.length === 1) {
-          matches.push([i, j]);
-        }
-        if (j >= a && j < b) {
-          offsets.push(j - i);
-        }
-      }
-    }
-    this.budget.spend(b - a + 2 * reach + matches.length);
-    if (offsets.length < 2) {
-      return undefined;
-    }
-    offsets.sort((x, y) => x - y);
-    const diagonal = offsets[offsets.length >> 1];
-    let first: [number, number] | undefined;
-    let last: [number, number] | undefined;
-    for (const m of matches) {
-      if (Math.abs(m[1] - m[0] - diagonal) > slack) {
-        continue;
-      }
-      if (!first || m[1] < first[1]) {
-        first = m;
-      }
-      if (!last || m[1] > last[1]) {
-        last = m;
-      }
-    }
-    if (!first || !last || first === last) {
-      return undefined;
-    }
-    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
-    // file line SEARCH lacks,
-    const pairs = (i: number, j: number) => i >= 0 && i < n && this.sim(i, this.line(j)) >= LINE_CREDIT_FLOOR;
-    // or one changed line, when the lines beyond it pair again.
-    let start = first[1];
-    for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
-      if (pairs(i, start - 1)) {
-        start--;
-      } else if (pairs(i - 1, start - 1)) {
-        i--;
-        start--;
-      } else if (start > 1 && pairs(i - 1, start - 2)) {
-        i--;
-        start -= 2;
-      } else if (start > 1 && pairs(i, start - 2)) {
-        start -= 2;
-      } // a file line SEARCH lacks
-      else {
-        break;
-      }
-    }
-    let end = last[1] + 1;
-    for (let i = last[0] + 1; i < n && end < M; i++) {
-      if (pairs(i, end)) {
-        end++;
-      } else if (pairs(i + 1, end)) {
-        i++;
-        end++;
-      } else if (end + 1 < M && pairs(i + 1, end + 1)) {
-        i++;
-        end += 2;
-      } else if (end + 1 < M && pairs(i, end + 1)) {
-        end += 2;
-      } // a file line SEARCH lacks
-      else {
-        break;
-      }
-    }
-    return { start, end };
-  }
-
-  private key(j: number): string {
-    let k = this.keys.get(j);
-    if (k === undefined) {
-      k = lineKey(this.norm(j));
-      this.keys.set(j, k);
-    }
-    return k;
-  }
-
-  private line(j: number): DocLine {
+  line(j: number): DocLine {
     let info = this.lines.get(j);
     if (info === undefined) {
       const norm = this.norm(j);
@@ -1193,7 +1298,6 @@ class WindowScorer {
       for (let i = 0; i < ids.length; i++) {
         ids[i] = table.get(norm.charCodeAt(i), norm.charCodeAt(i + 1));
       }
-      const n = this.search.length;
       info = {
         norm,
         ids,
@@ -1203,23 +1307,43 @@ class WindowScorer {
         fusedSearchRow: -1,
       };
       this.lines.set(j, info);
-      this.budget.spend(norm.length + Math.min(n, DENSE_SIM_LIMIT));
+      this.budget.spend(norm.length + Math.min(this.n, DENSE_SIM_LIMIT));
     }
     return info;
+  }
+}
+
+/**
+ * The bag of bigrams of the last window asked for (lines [bagFrom, bagTo)): per-id counts and their
+ * overlap with SEARCH's bag.
+ */
+class WindowBag {
+  private readonly counts: Int32Array;
+  private bagFrom = 0;
+  private bagTo = 0;
+  private common = 0;
+  private windowSize = 0;
+
+  constructor(
+    private readonly search: SearchBigrams,
+    private readonly lines: DocLineCache,
+    private readonly budget: Budget,
+  ) {
+    this.counts = new Int32Array(search.ids.size);
   }
 
   /**
    * Whole-window bag-of-bigrams Dice. The bag of the last window asked for is kept, and a nearby
    * window is reached by adding and removing edge lines, so refining edges costs a few lines each.
    */
-  private textDice(a: number, b: number): number {
+  textDice(a: number, b: number): number {
     if (b <= this.bagFrom || a >= this.bagTo || Math.abs(a - this.bagFrom) + Math.abs(b - this.bagTo) > 8) {
       // Start afresh: clearing the bag costs less than removing its lines one by one, and is
       // counted as that removal would be (windowSize is what the lines' moves added).
       if (this.windowSize > 0) {
         this.budget.spend(this.windowSize);
       }
-      this.scratchBag.fill(0);
+      this.counts.fill(0);
       this.common = 0;
       this.windowSize = 0;
       this.bagFrom = this.bagTo = a;
@@ -1236,15 +1360,15 @@ class WindowScorer {
     while (this.bagTo > b) {
       this.moveLine(--this.bagTo, -1);
     }
-    const size = this.bagSize + this.windowSize;
+    const size = this.search.bagSize + this.windowSize;
     return (2 * this.common) / size;
   }
 
   /** Add (+1) or remove (-1) document line j's bigrams to/from the window bag. */
   private moveLine(j: number, sign: 1 | -1): void {
-    const { ids, startId } = this.line(j);
-    const used = this.scratchBag;
-    const bag = this.bagCount;
+    const { ids, startId } = this.lines.line(j);
+    const used = this.counts;
+    const bag = this.search.bagCount;
     let common = this.common;
     if (sign > 0) {
       for (let p = 0; p < ids.length; p++) {
@@ -1271,6 +1395,31 @@ class WindowScorer {
     this.windowSize += sign * (ids.length + 1);
     this.budget.spend(ids.length + 1);
   }
+}
+
+/**
+ * In-order alignment of SEARCH's lines with a window's lines, on cached line similarities; one SEARCH
+ * line may stand for two document lines (fused) and the reverse (split).
+ */
+class LineAligner {
+  /** Per-id counts of SEARCH line `counted` (see textSim); zero elsewhere between calls. */
+  private readonly counts: Int32Array;
+  private counted: Int32Array = new Int32Array(0);
+  /** The ids one similarity consumed, to give them back. */
+  private taken = new Int32Array(64);
+  /** Scratch for the alignment DP, reused across windows. */
+  private dp = new Float64Array(0);
+
+  constructor(
+    private readonly search: readonly string[],
+    private readonly searchIds: readonly Int32Array[],
+    idCount: number,
+    private readonly sims: SimTable,
+    private readonly lines: DocLineCache,
+    private readonly budget: Budget,
+  ) {
+    this.counts = new Int32Array(idCount);
+  }
 
   /** Similarity of the texts; Levenshtein ratio when short, else Dice over the id arrays. */
   private textSim(
@@ -1293,22 +1442,36 @@ class WindowScorer {
       this.budget.spend(longer);
       return 1 - distance(sText, dText) / longer;
     }
-    // Multiset intersection via a scratch table: count SEARCH ids, consume them with document ids, reset.
-    const counts = this.scratch;
-    for (let p = 0; p < s1.length; p++) {
-      counts[s1[p]]++;
+    // Multiset intersection via a scratch table: SEARCH's ids counted, consumed by the document's,
+    // given back. The alignment asks about one SEARCH line against several document lines in a
+    // row, so the counts of the last SEARCH line stay in the table until another one is asked about.
+    const counts = this.counts;
+    if (this.counted !== s1) {
+      const old = this.counted;
+      for (let p = 0; p < old.length; p++) {
+        counts[old[p]] = 0;
+      }
+      for (let p = 0; p < s1.length; p++) {
+        counts[s1[p]]++;
+      }
+      this.counted = s1;
     }
     if (s2) {
       for (let p = 0; p < s2.length; p++) {
         counts[s2[p]]++;
       }
     }
+    const s2Length = s2 ? s2.length : 0;
+    if (this.taken.length < s1.length + s2Length) {
+      this.taken = new Int32Array(2 * (s1.length + s2Length));
+    }
+    const taken = this.taken;
     let common = 0;
     for (let p = 0; p < d1.length; p++) {
       const id = d1[p];
       if (id >= 0 && counts[id] > 0) {
         counts[id]--;
-        common++;
+        taken[common++] = id;
       }
     }
     if (d2) {
@@ -1316,16 +1479,16 @@ class WindowScorer {
         const id = d2[p];
         if (id >= 0 && counts[id] > 0) {
           counts[id]--;
-          common++;
+          taken[common++] = id;
         }
       }
     }
-    for (let p = 0; p < s1.length; p++) {
-      counts[s1[p]] = 0;
+    for (let p = 0; p < common; p++) {
+      counts[taken[p]]++;
     }
     if (s2) {
       for (let p = 0; p < s2.length; p++) {
-        counts[s2[p]] = 0;
+        counts[s2[p]]--;
       }
     }
     // The joint between fused lines is not counted on either side.
@@ -1334,7 +1497,7 @@ class WindowScorer {
     return total === 0 ? 0 : (2 * common) / total;
   }
 
-  private sim(i: number, d: DocLine): number {
+  sim(i: number, d: DocLine): number {
     let v = this.sims.get(d.simRow, i);
     if (v !== v) {
       v = this.textSim(this.search[i], d.norm, this.searchIds[i], undefined, d.ids, undefined);
@@ -1371,13 +1534,13 @@ class WindowScorer {
     return v;
   }
 
-  private lineAlignment(a: number, b: number, slack: number): number {
+  lineAlignment(a: number, b: number, slack: number): number {
     const search = this.search;
     const n = search.length;
     const m = b - a;
     const cols: DocLine[] = [];
     for (let j = a; j < b; j++) {
-      cols.push(this.line(j));
+      cols.push(this.lines.line(j));
     }
     // Banded DP: dp(i, j) = best credit aligning SEARCH[0, i) with window lines [0, j), in order.
     const band = Math.abs(m - n) + slack;
@@ -1438,6 +1601,239 @@ class WindowScorer {
       this.budget.spend(jHi - jLo + 1);
     }
     return Math.max(0, at(n, m)) / Math.max(n, m);
+  }
+}
+
+/**
+ * Exact evidence: document lines equal to SEARCH lines (by lineKey), which realign seeds, settle
+ * windows on the lines they share with SEARCH, and raise a window's score.
+ */
+class ExactEvidence {
+  /** Evidence keys: SEARCH's line keys (lineKey) that are not punctuation only. */
+  private readonly evidenceKeys: string[] = [];
+  /** Per evidence key: the SEARCH lines that have it. */
+  private readonly evidenceSearchLines: number[][] = [];
+  /** keyHash of an evidence key -> its indexes. */
+  private readonly evidenceByHash = new Map<number, number[]>();
+  /** Per non-blank document line: its evidence key, NO_EVIDENCE, PUNCTUATION_ONLY or KEY_UNKNOWN (not looked at yet). */
+  private readonly keyOf: Int32Array;
+  /** SEARCH lines that can be evidence (not punctuation only). */
+  private evidenceLines = 0;
+  /** SEARCH line text -> its indexes, for exact-line votes. */
+  private readonly searchIndex = new Map<string, number[]>();
+
+  constructor(
+    private readonly search: readonly string[],
+    /** lineKey of each SEARCH line. */
+    searchKeys: readonly string[],
+    /** Non-blank document lines. */
+    private readonly M: number,
+    private readonly lines: DocLineCache,
+    private readonly aligner: LineAligner,
+    private readonly budget: Budget,
+  ) {
+    this.keyOf = new Int32Array(M).fill(KEY_UNKNOWN);
+    const evidenceIndex = new Map<string, number>();
+    for (const [i, line] of search.entries()) {
+      // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
+      if (!hasTwoWordChars(line)) {
+        continue;
+      }
+      const key = searchKeys[i];
+      let e = evidenceIndex.get(key);
+      if (e === undefined) {
+        e = this.evidenceKeys.length;
+        evidenceIndex.set(key, e);
+        this.evidenceKeys.push(key);
+        this.evidenceSearchLines.push([]);
+        const hash = keyHash(key, 0);
+        const same = this.evidenceByHash.get(hash);
+        if (same) {
+          same.push(e);
+        } else {
+          this.evidenceByHash.set(hash, [e]);
+        }
+      }
+      this.evidenceSearchLines[e].push(i);
+      this.evidenceLines++;
+    }
+    search.forEach((line, i) => {
+      const list = this.searchIndex.get(line);
+      if (list) {
+        list.push(i);
+      } else {
+        this.searchIndex.set(line, [i]);
+      }
+    });
+  }
+
+  /**
+   * The window that document lines equal to SEARCH lines vote for, looking half a block (at most
+   * 16 lines) beyond [a, b) on each side: each such line votes for the start it implies (weighted
+   * down when the line occurs several times in SEARCH). Undefined when fewer than two lines agree.
+   */
+  realign(a: number, b: number): { start: number; end: number } | undefined {
+    const n = this.search.length;
+    const M = this.M;
+    const reach = Math.min((n >> 1) + 2, 16);
+    const votes = new Map<number, number>();
+    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
+      const list = this.searchIndex.get(this.lines.norm(j));
+      if (!list) {
+        continue;
+      }
+      for (const i of list) {
+        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
+      }
+    }
+    let bestOffset = 0;
+    let bestVotes = 0;
+    for (const [offset, v] of votes) {
+      if (v > bestVotes || (v === bestVotes && Math.abs(offset - a) < Math.abs(bestOffset - a))) {
+        bestOffset = offset;
+        bestVotes = v;
+      }
+    }
+    if (bestVotes < 2) {
+      return undefined;
+    }
+    const start = Math.max(0, bestOffset);
+    const end = Math.min(M, bestOffset + n);
+    return end > start ? { start, end } : undefined;
+  }
+
+  /** SEARCH's lines found (by lineKey, each at most as often as SEARCH has it) among [a, b), 0..1. */
+  exactShare(a: number, b: number): number {
+    const used = new Int32Array(this.evidenceKeys.length);
+    let found = 0;
+    let neutral = 0;
+    for (let j = a; j < b; j++) {
+      const k = this.keyIndex(j);
+      if (k === PUNCTUATION_ONLY) {
+        neutral++;
+      } else if (k >= 0 && used[k] < this.evidenceSearchLines[k].length) {
+        used[k]++;
+        found++;
+      }
+    }
+    this.budget.spend(b - a);
+    // Every SEARCH line found counts; a window line that matches nothing costs half a line.
+    const evidence = this.evidenceLines;
+    return evidence === 0 ? 0 : found / (evidence + (b - a - found - neutral) / 2);
+  }
+
+  /**
+   * Window [a, b) settled on its exact evidence: the span from the first to the last document line
+   * equal to a SEARCH line on the window's diagonal (give or take a few dropped or invented lines),
+   * widened line by line over SEARCH lines before the first and after the last of them only where the
+   * document line looks like the SEARCH line it would pair with. Invented edge lines and stray fences
+   * are so left out, and an interior gap is bridged. Undefined without two such lines.
+   */
+  settle(a: number, b: number): { start: number; end: number } | undefined {
+    const n = this.search.length;
+    const M = this.M;
+    const slack = Math.max(2, Math.ceil(n / 4));
+    const offsets: number[] = [];
+    const matches: Array<[number, number]> = [];
+    const reach = Math.min(n, 64) + slack;
+    for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
+      const k = this.keyIndex(j);
+      if (k < 0) {
+        continue;
+      }
+      const list = this.evidenceSearchLines[k];
+      // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
+      for (const i of list) {
+        if (list.length === 1) {
+          matches.push([i, j]);
+        }
+        if (j >= a && j < b) {
+          offsets.push(j - i);
+        }
+      }
+    }
+    this.budget.spend(b - a + 2 * reach + matches.length);
+    if (offsets.length < 2) {
+      return undefined;
+    }
+    offsets.sort((x, y) => x - y);
+    const diagonal = offsets[offsets.length >> 1];
+    let first: [number, number] | undefined;
+    let last: [number, number] | undefined;
+    for (const m of matches) {
+      if (Math.abs(m[1] - m[0] - diagonal) > slack) {
+        continue;
+      }
+      if (!first || m[1] < first[1]) {
+        first = m;
+      }
+      if (!last || m[1] > last[1]) {
+        last = m;
+      }
+    }
+    if (!first || !last || first === last) {
+      return undefined;
+    }
+    // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
+    // file line SEARCH lacks,
+    const pairs = (i: number, j: number) => i >= 0 && i < n && this.aligner.sim(i, this.lines.line(j)) >= LINE_CREDIT_FLOOR;
+    // or one changed line, when the lines beyond it pair again.
+    let start = first[1];
+    for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
+      if (pairs(i, start - 1)) {
+        start--;
+      } else if (pairs(i - 1, start - 1)) {
+        i--;
+        start--;
+      } else if (start > 1 && pairs(i - 1, start - 2)) {
+        i--;
+        start -= 2;
+      } else if (start > 1 && pairs(i, start - 2)) {
+        start -= 2;
+      } // a file line SEARCH lacks
+      else {
+        break;
+      }
+    }
+    let end = last[1] + 1;
+    for (let i = last[0] + 1; i < n && end < M; i++) {
+      if (pairs(i, end)) {
+        end++;
+      } else if (pairs(i + 1, end)) {
+        i++;
+        end++;
+      } else if (end + 1 < M && pairs(i + 1, end + 1)) {
+        i++;
+        end += 2;
+      } else if (end + 1 < M && pairs(i, end + 1)) {
+        end += 2;
+      } // a file line SEARCH lacks
+      else {
+        break;
+      }
+    }
+    return { start, end };
+  }
+
+  /** The evidence key line j has (by lineKey, compared without building the key), or why it has none. */
+  private keyIndex(j: number): number {
+    let k = this.keyOf[j];
+    if (k === KEY_UNKNOWN) {
+      const norm = this.lines.norm(j);
+      k = PUNCTUATION_ONLY;
+      // A key has the line's letters and digits: only a line with two of them can have an evidence key.
+      if (hasTwoWordChars(norm)) {
+        k = NO_EVIDENCE;
+        for (const e of this.evidenceByHash.get(keyHash(norm, 0)) ?? []) {
+          if (keyEquals(norm, 0, this.evidenceKeys[e])) {
+            k = e;
+            break;
+          }
+        }
+      }
+      this.keyOf[j] = k;
+    }
+    return k;
   }
 }
 

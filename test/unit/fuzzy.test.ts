@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { dice, findFuzzyCandidates, similarity, type FuzzyWindow } from '../../src/core/fuzzy';
+import { dice, findFuzzyCandidates, FuzzyScratch, similarity, type FuzzyWindow } from '../../src/core/fuzzy';
 
 // ---- dice / similarity: values computed by hand ----
 
@@ -197,7 +197,7 @@ test('fuzzy: a large SEARCH (sampled prefilter) finds its region in a file of lo
   assert.ok(r.windows.slice(1).every((w) => w.score < r.windows[0].score));
 });
 
-test('fuzzy: results do not depend on earlier calls (the prefilter reuses its tables between calls)', () => {
+test('fuzzy: results do not depend on earlier searches sharing a FuzzyScratch (the prefilter reuses its tables)', () => {
   const t = target();
   const typo = [...t.search];
   typo[4] = typo[4].replace('not found', 'not fuond');
@@ -207,10 +207,12 @@ test('fuzzy: results do not depend on earlier calls (the prefilter reuses its ta
   const options = { maxCandidates: 3, minScore: 0.3 };
   const small = findFuzzyCandidates(t.lines, typo, options);
   const large = findFuzzyCandidates(big, bigSearch, options);
-  // Interleaved and repeated in the other order, each input gets exactly the same answer.
-  assert.deepEqual(findFuzzyCandidates(t.lines, typo, options), small);
-  assert.deepEqual(findFuzzyCandidates(big, bigSearch, options), large);
-  assert.deepEqual(findFuzzyCandidates(t.lines, typo, options), small);
+  // Interleaved and repeated in the other order on one scratch, each input gets the answer it gets alone.
+  const shared = { ...options, scratch: new FuzzyScratch() };
+  assert.deepEqual(findFuzzyCandidates(t.lines, typo, shared), small);
+  assert.deepEqual(findFuzzyCandidates(big, bigSearch, shared), large);
+  assert.deepEqual(findFuzzyCandidates(t.lines, typo, shared), small);
+  assert.deepEqual(findFuzzyCandidates(big, bigSearch, shared), large);
   // SEARCH ends with a handler's trailing blank line: the window ends at that handler's '}'.
   assert.deepEqual([large.windows[0].start, large.windows[0].end], [30 * 12, 30 * 12 + 59]);
   assert.deepEqual([small.windows[0].start, small.windows[0].end], [t.start, t.end]);
