@@ -49,8 +49,9 @@ const vscodeApiBindings = {
  * activation then loads and compiles only the adapters and the parsers. Only functions and primitive
  * constants cross this boundary (checked below), so nothing can depend on class identity or on state shared
  * with a copy of the same module in dist/extension.js. The web worker host cannot load a second file
- * synchronously (its `require` serves only 'vscode' and it blocks importScripts), so the web bundle keeps
- * the engine inside; so does the CLI, which needs it at once.
+ * synchronously (its `require` serves only 'vscode' and it blocks importScripts): there the web bundle's
+ * activate() starts reading dist/web/engine.js and evaluating it, and every entry point that can reach the
+ * engine waits for that (src/extension/engineGate.ts). The CLI keeps the engine inside: it needs it at once.
  */
 const LAZY_ENGINE_MODULES = ['src/core/engine.ts', 'src/core/hunkPlacement.ts', 'src/core/lineDiff.ts'];
 const engineEntry = {
@@ -79,12 +80,15 @@ async function engineExports() {
 }
 
 /**
- * In the Node extension bundle, imports of LAZY_ENGINE_MODULES resolve to a stand-in whose functions require
- * dist/engine.js the first time one is called and then forward to it. A class or an object among the
- * engine's exports fails the build: it could not be forwarded faithfully.
- * @type {import('esbuild').Plugin}
+ * In the extension bundles, imports of LAZY_ENGINE_MODULES resolve to a stand-in whose functions forward to
+ * the engine bundle: in the Node bundle (`load: 'require'`) they require dist/engine.js the first time one
+ * is called; in the web bundle (`load: 'gate'`) they call the engine that web.ts loaded asynchronously
+ * (engineGate.ts loadedEngine(), which throws when an entry point did not wait for it). A class or an
+ * object among the engine's exports fails the build: it could not be forwarded faithfully.
+ * @param {'require' | 'gate'} load
+ * @returns {import('esbuild').Plugin}
  */
-const lazyEngine = {
+const lazyEngine = (load) => ({
   name: 'lazy-engine',
   setup(build) {
     const lazy = new Set(LAZY_ENGINE_MODULES.map((file) => path.resolve(file)));
@@ -93,7 +97,10 @@ const lazyEngine = {
       lazy.has(path.resolve(args.resolveDir, `${args.path}.ts`)) ? { path: 'engine', namespace: 'lazy-engine' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-engine' }, async () => {
-      const lines = ['let engine;', "const load = () => (engine ??= require('./engine.js'));"];
+      const lines =
+        load === 'require'
+          ? ['let engine;', "const load = () => (engine ??= require('./engine.js'));"]
+          : ["import { loadedEngine as load } from './src/extension/engineGate';"];
       for (const [name, value] of Object.entries(await engineExports())) {
         if (typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value))) {
           lines.push(`export function ${name}(...args) { return load().${name}(...args); }`);
@@ -112,7 +119,7 @@ const lazyEngine = {
       return { contents: `${lines.join('\n')}\n`, loader: 'js', resolveDir: process.cwd() };
     });
   },
-};
+});
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -130,7 +137,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension/desktop.ts'],
-    plugins: [vscodeApiBindings, lazyEngine],
+    plugins: [vscodeApiBindings, lazyEngine('require')],
     outfile: `${outdir}/extension.js`,
     platform: 'node',
     format: 'cjs',
@@ -147,13 +154,21 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension/web.ts'],
-    plugins: [vscodeApiBindings],
+    plugins: [vscodeApiBindings, lazyEngine('gate')],
     outfile: `${outdir}/web/extension.js`,
     platform: 'browser',
     format: 'cjs',
     target: 'es2022',
     // The web worker has no Node built-ins; the core never needs them.
     define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
+  },
+  {
+    ...common,
+    stdin: engineEntry,
+    outfile: `${outdir}/web/engine.js`,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
   },
   {
     ...common,

@@ -7,6 +7,7 @@ import { BlockParseError } from '../core/parser';
 import type { SearchReplaceBlock } from '../core/types';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { Commands } from './constants';
+import { afterEngine } from './engineGate';
 import type { EditorHistory } from './editorHistory';
 import { normalizeBlockPath } from './targets';
 
@@ -155,18 +156,28 @@ async function applySelectedBlocks(service: ApplyService, history: EditorHistory
 /** Clipboard command, block-document CodeLens, Apply Selected Blocks and the internal applyText command. */
 export function registerBlockSources(context: vscode.ExtensionContext, service: ApplyService, history: EditorHistory): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.applyFromClipboard, () => applyFromClipboard(service, history)),
-    vscode.commands.registerCommand(Commands.applySelectedBlocks, () => applySelectedBlocks(service, history)),
-    vscode.commands.registerCommand(Commands.applyBlocksInDocument, (uri: string, indexes?: number[]) =>
-      applyBlocksInDocument(service, history, uri, indexes),
+    vscode.commands.registerCommand(
+      Commands.applyFromClipboard,
+      afterEngine(() => applyFromClipboard(service, history)),
     ),
-    vscode.commands.registerCommand(Commands.applyText, (args: ApplyTextArgs) =>
-      service.applyText(args.text, {
-        fallback: args.target ? vscode.Uri.parse(args.target) : vscode.window.activeTextEditor?.document.uri,
-        source: args.source ?? 'command',
-        createMissing: args.createMissing,
-        notify: args.notify,
-      }),
+    vscode.commands.registerCommand(
+      Commands.applySelectedBlocks,
+      afterEngine(() => applySelectedBlocks(service, history)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.applyBlocksInDocument,
+      afterEngine((uri: string, indexes?: number[]) => applyBlocksInDocument(service, history, uri, indexes)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.applyText,
+      afterEngine((args: ApplyTextArgs) =>
+        service.applyText(args.text, {
+          fallback: args.target ? vscode.Uri.parse(args.target) : vscode.window.activeTextEditor?.document.uri,
+          source: args.source ?? 'command',
+          createMissing: args.createMissing,
+          notify: args.notify,
+        }),
+      ),
     ),
     vscode.languages.registerCodeLensProvider(BLOCK_DOCUMENT_SELECTOR, new BlockLensProvider()),
   );

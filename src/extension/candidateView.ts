@@ -85,7 +85,8 @@ export function candidateHover(row: CandidateRow): vscode.MarkdownString {
   }
   const block = blockOf(part, outcome.index);
   if (block) {
-    // The same lines the LLM-facing message shows under this candidate.
+    // The same lines the LLM-facing message shows under this candidate. No engine gate (engineGate.ts):
+    // a candidate exists only after a match, so the engine is loaded.
     const differences = describeDifferences(block.search, candidate);
     if (differences.length === 0) {
       md.appendMarkdown('SEARCH is the same as these lines (up to indentation and spacing).\n\n');

@@ -23,7 +23,10 @@ export interface Platform {
   resolveRealPath: RealPathResolver;
 }
 
-/** What activate() returns: the shared services, for integration tests and for companion features. */
+/**
+ * What activate() returns: the shared services, for integration tests and for companion features. In the
+ * web worker host their synchronous matching calls work once engineReady() (engineGate.ts) has resolved.
+ */
 export interface ResilientApplyApi {
   applyService: ApplyService;
   pendingStore: PendingStore;

@@ -7,6 +7,7 @@ import { detectEditFormat, type EditFormat } from '../core/edits';
 import { isReady, unresolved } from '../core/plan';
 import type { ApplyService, BatchPlan } from './applyService';
 import { PASTE_KIND_DEFAULT, PASTE_KIND_OFFER } from './constants';
+import { whenEngineReady } from './engineGate';
 import type { Log } from './log';
 import { readSettings } from './settings';
 
@@ -88,6 +89,8 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
     }
     const n = parsed.blocks.length;
     const count = (k: number) => `${k} ${k === 1 ? what.unit : `${what.unit}s`}`;
+    // A load failure is shown once and this provider offers nothing: the plain paste still happens.
+    await whenEngineReady();
     const plan = await this.service.plan(parsed.blocks, document.uri, 'paste', token);
     if (token.isCancellationRequested) {
       return undefined;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { candidateRows } from './candidateView';
 import { Commands } from './constants';
+import { afterEngine } from './engineGate';
 import type { CandidateChoice, PendingStore } from './pendingStore';
 import { previewChoice } from './preview';
 import type { PreviewContentProvider } from './previewContent';
@@ -157,12 +158,21 @@ export function registerPendingCommands(
   preview: PreviewContentProvider,
 ): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.applyCandidate, (choice: CandidateChoice) => applyChoice(store, service, choice)),
-    vscode.commands.registerCommand(Commands.dismissBatch, (batchId: string) => store.dismiss(batchId)),
-    vscode.commands.registerCommand(Commands.chooseCandidate, (filter?: { batchId?: string; blockIndex?: number }) =>
-      pickCandidate(store, service, preview, filter),
+    // Pending batches exist only after a match (the engine is then loaded); the gate covers a call from
+    // elsewhere, which reaches the engine when it names a batch.
+    vscode.commands.registerCommand(
+      Commands.applyCandidate,
+      afterEngine((choice: CandidateChoice) => applyChoice(store, service, choice)),
     ),
-    vscode.commands.registerCommand(Commands.acceptBestCandidate, () => acceptBest(store, service, preview)),
+    vscode.commands.registerCommand(Commands.dismissBatch, (batchId: string) => store.dismiss(batchId)),
+    vscode.commands.registerCommand(
+      Commands.chooseCandidate,
+      afterEngine((filter?: { batchId?: string; blockIndex?: number }) => pickCandidate(store, service, preview, filter)),
+    ),
+    vscode.commands.registerCommand(
+      Commands.acceptBestCandidate,
+      afterEngine(() => acceptBest(store, service, preview)),
+    ),
     vscode.commands.registerCommand(Commands.dismissPending, () => {
       const uri = vscode.window.activeTextEditor?.document.uri;
       const inEditor = uri ? store.partsFor(uri).length : 0;

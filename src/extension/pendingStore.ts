@@ -106,7 +106,10 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     return out;
   }
 
-  /** Re-matches a part whose document moved on (synchronously: a CodeLens must never point at old lines). */
+  /**
+   * Re-matches a part whose document moved on (synchronously: a CodeLens must never point at old lines).
+   * No engine gate (engineGate.ts): a pending part exists only after a match, so the engine is loaded.
+   */
   private fresh(batch: PendingBatch, part: MatchedPart): MatchedPart {
     if (part.document.isClosed || part.document.version === part.version) {
       return part;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { shownCandidateNow, type BlockChoice } from '../core/rematch';
 import type { ApplyService } from './applyService';
 import { Commands, PREVIEW_SCHEME } from './constants';
+import { afterEngine } from './engineGate';
 import type { CandidateChoice, PendingStore } from './pendingStore';
 import { PreviewContentProvider } from './previewContent';
 
@@ -53,8 +54,9 @@ export function registerPreview(context: vscode.ExtensionContext, store: Pending
   const provider = new PreviewContentProvider(PREVIEW_SCHEME);
   context.subscriptions.push(
     provider.register(),
-    vscode.commands.registerCommand(Commands.previewCandidate, (choice: CandidateChoice) =>
-      previewChoice(store, service, provider, choice),
+    vscode.commands.registerCommand(
+      Commands.previewCandidate,
+      afterEngine((choice: CandidateChoice) => previewChoice(store, service, provider, choice)),
     ),
   );
   return provider;

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
 // Checks what `npm run package` wrote: the .vsix holds exactly what an installed extension uses (the
-// production bundles: the Node extension, the engine it requires on first use and the web extension; the
-// media that README.md or package.json show, README, LICENSE, CHANGELOG,
+// production bundles: the Node extension, the engine it requires on first use, the web extension and the
+// engine it loads at activation; the media that README.md or package.json show, README, LICENSE, CHANGELOG,
 // package.json and the two files every .vsix has), nothing else: no source maps, sources, tests, CLI or
 // test-only stand-ins. Reads the zip's central directory itself (no unzip tool needed).
 //   node test/package/checkVsix.mjs [file.vsix]      default: resilient-apply-<version>.vsix
@@ -53,6 +53,7 @@ const required = [
   'extension/dist/extension.js',
   'extension/dist/engine.js',
   'extension/dist/web/extension.js',
+  'extension/dist/web/engine.js',
   `extension/${manifest.icon}`,
 ];
 /** Why a packaged file should not be there, or undefined when it belongs. */

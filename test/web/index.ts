@@ -3,7 +3,9 @@
 // development extension and this file (its extensionTestsPath) run in the worker. The worker can only
 // `require('vscode')`, so this file is bundled by test/web/build.mjs (no mocha, no Node built-ins) and
 // kept small: it proves where it runs, then applies an exact and an indentation-drifted block to an
-// untitled document through the extension's own command and undoes them.
+// untitled document through the extension's own command and undoes them. The web bundle holds no engine:
+// those applies, right after activation, only work once activate() has read and evaluated
+// dist/web/engine.js and the command waited for it (src/extension/engineGate.ts).
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'resilient-apply.resilient-apply';

@@ -9,6 +9,7 @@ import { newFileResult } from '../../core/plan';
 import { APPLY_TOOL_NAME, checkToolInput, editNeedsConfirmation, resolveWorkspacePath, type PathResolution } from '../../core/toolInput';
 import type { SearchReplaceBlock } from '../../core/types';
 import type { ApplyService, BatchPlan } from '../applyService';
+import { whenEngineReady } from '../engineGate';
 import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 
@@ -127,6 +128,8 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
 
     async invoke(options, token) {
       try {
+        // A load failure comes back to the model as the reason (prepareInvocation never reaches the engine).
+        await whenEngineReady();
         return textResult(await applyToolInput(options.input, token, deps));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

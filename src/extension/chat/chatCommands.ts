@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { newFileResult } from '../../core/plan';
 import type { HunkInfo, SearchReplaceBlock } from '../../core/types';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
+import { afterEngine } from '../engineGate';
 import { PreviewContentProvider } from '../previewContent';
 import { entryAt, labelFor, openTarget } from '../targets';
 
@@ -259,8 +260,14 @@ export function registerChatCommands(context: vscode.ExtensionContext, applyServ
   const provider = new PreviewContentProvider(CHAT_PREVIEW_SCHEME);
   context.subscriptions.push(
     provider.register(),
-    vscode.commands.registerCommand(ChatCommands.apply, (args: unknown) => applyFromChat(applyService, args)),
-    vscode.commands.registerCommand(ChatCommands.preview, (args: unknown) => previewFromChat(applyService, provider, args)),
+    vscode.commands.registerCommand(
+      ChatCommands.apply,
+      afterEngine((args: unknown) => applyFromChat(applyService, args)),
+    ),
+    vscode.commands.registerCommand(
+      ChatCommands.preview,
+      afterEngine((args: unknown) => previewFromChat(applyService, provider, args)),
+    ),
     vscode.commands.registerCommand(ChatCommands.copyMessage, async (message: unknown) => {
       if (typeof message !== 'string') {
         return;

@@ -8,6 +8,7 @@ import { BlockParseError } from '../../core/parser';
 import { isChoosable, isReady } from '../../core/plan';
 import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
 import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
+import { whenEngineReady } from '../engineGate';
 import { labelFor, refusalFor } from '../targets';
 import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
 import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
@@ -318,6 +319,7 @@ export function createApplyParticipantHandler(applyService: ApplyService): vscod
       stream.markdown(HELP_MARKDOWN);
       return { metadata: { command: 'help', blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
     }
+    await whenEngineReady();
     const input = await gather(request, token);
     for (const note of input.notes) {
       stream.markdown(`${escapeMarkdown(note)}\n\n`);
