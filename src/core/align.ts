@@ -20,13 +20,38 @@ export function alignEqual(a: readonly string[], b: readonly string[], maxCells 
   };
   const x = Int32Array.from(a, idOf);
   const y = Int32Array.from(b, idOf);
-  // Lines found on one side only cannot be in the LCS: run the table on the rest (a rewritten stretch
-  // with a few shared lines such as "}" stays small).
-  const inX = new Set(x);
-  const inY = new Set(y);
-  const kx = indicesWhere(x, (id) => inY.has(id));
-  const ky = indicesWhere(y, (id) => inX.has(id));
-  return alignLines(kx, ky, (i, j) => x[i] === y[j], maxCells).map(([i, j]) => [kx[i], ky[j]] as [number, number]);
+  // The common head and tail pair up as they stand (usually most of a block); only the middle needs a table.
+  let lo = 0;
+  while (lo < x.length && lo < y.length && x[lo] === y[lo]) {
+    lo++;
+  }
+  let ex = x.length;
+  let ey = y.length;
+  while (ex > lo && ey > lo && x[ex - 1] === y[ey - 1]) {
+    ex--;
+    ey--;
+  }
+  const pairs: Pairs = [];
+  for (let i = 0; i < lo; i++) {
+    pairs.push([i, i]);
+  }
+  if (ex > lo && ey > lo) {
+    // Lines found on one side only cannot be in the LCS: run the table on the rest (a rewritten stretch
+    // with a few shared lines such as "}" stays small).
+    const midX = x.subarray(lo, ex);
+    const midY = y.subarray(lo, ey);
+    const inX = new Set(midX);
+    const inY = new Set(midY);
+    const kx = indicesWhere(midX, (id) => inY.has(id));
+    const ky = indicesWhere(midY, (id) => inX.has(id));
+    for (const [i, j] of alignLines(kx, ky, (i, j) => midX[i] === midY[j], maxCells)) {
+      pairs.push([lo + kx[i], lo + ky[j]]);
+    }
+  }
+  for (let k = 0; ex + k < x.length; k++) {
+    pairs.push([ex + k, ey + k]);
+  }
+  return pairs;
 }
 
 function indicesWhere(ids: Int32Array, keep: (id: number) => boolean): number[] {
