@@ -62,9 +62,10 @@ function main(): void {
         [`content miss ${size / 1000}k`, blockText(miss, block), 1],
         [
           `exact hit ${size / 1000}k`,
+          // A real change (SEARCH equal to REPLACE is refused as invalid): a comment on the last line.
           blockText(
             block,
-            block.map((l) => l.replace(/\bvar\b/, 'let')),
+            block.map((l, i) => (i === block.length - 1 ? `${l} // edited` : l)),
           ),
           0,
         ],
