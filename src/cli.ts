@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import { editBlocks, parseEdits } from './core/edits';
 import { applyEdits } from './core/hunkPlacement';
 import { BlockParseError } from './core/parser';
-import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock } from './core/types';
+import type { ApplyOptions, ApplyResult, BatchStatus, SearchReplaceBlock } from './core/types';
 import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
-import { EXIT_CODES, printReport, type WireBlockStatus, wireStatus, writeQuietly } from './node/output';
+import { EXIT_CODES, type JsonBlock, printReport, toJsonBlock, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
 import {
   createTextFile,
@@ -27,25 +27,6 @@ interface JsonReport {
   content?: string;
   message: string;
   blocks: JsonBlock[];
-}
-
-interface JsonBlock {
-  index: number;
-  status: WireBlockStatus;
-  tier?: string;
-  range?: { startLine: number; endLine: number };
-  score?: number;
-  candidates?: JsonCandidate[];
-  notes?: string[];
-  truncated?: boolean;
-}
-
-interface JsonCandidate {
-  startLine: number;
-  endLine: number;
-  score: number;
-  text: string;
-  note?: string;
 }
 
 /** Input the user has to fix: reported as status invalid, exit 3. */
@@ -163,35 +144,6 @@ function toJson(args: ApplyArgs, result: ApplyResult): JsonReport {
     message: result.message,
     blocks: result.blocks.map(toJsonBlock),
   };
-}
-
-function toJsonBlock(outcome: BlockOutcome): JsonBlock {
-  const block: JsonBlock = { index: outcome.index, status: wireStatus(outcome.status) };
-  if (outcome.tier !== undefined) {
-    block.tier = outcome.tier;
-  }
-  if (outcome.range) {
-    block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
-  }
-  if (outcome.score !== undefined) {
-    block.score = outcome.score;
-  }
-  if (!outcome.range) {
-    block.candidates = outcome.candidates.map((c) => {
-      const candidate: JsonCandidate = { startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text };
-      if (c.note !== undefined) {
-        candidate.note = c.note;
-      }
-      return candidate;
-    });
-  }
-  if (outcome.notes.length > 0) {
-    block.notes = outcome.notes;
-  }
-  if (outcome.truncated) {
-    block.truncated = true;
-  }
-  return block;
 }
 
 function usageMessage(error: UsageError): string {

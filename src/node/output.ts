@@ -1,6 +1,6 @@
 // How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
 // status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
-import type { BatchStatus, BlockStatus } from '../core/types';
+import type { BatchStatus, BlockOutcome, BlockStatus } from '../core/types';
 
 /**
  * A block's status as the CLI's --json writes it. The engine calls a block that matched while another
@@ -33,4 +33,54 @@ export function printReport(json: { status: BatchStatus; message: string }, asJs
     writeQuietly(toStderr ? process.stderr : process.stdout, message);
   }
   return EXIT_CODES[json.status];
+}
+
+/** A block in the --json report of `apply` and `patch` (README: the contract). */
+export interface JsonBlock {
+  index: number;
+  status: WireBlockStatus;
+  tier?: string;
+  range?: { startLine: number; endLine: number };
+  score?: number;
+  candidates?: JsonCandidate[];
+  notes?: string[];
+  truncated?: boolean;
+}
+
+export interface JsonCandidate {
+  startLine: number;
+  endLine: number;
+  score: number;
+  text: string;
+  note?: string;
+}
+
+/** A block's outcome as its --json object; `candidates` only for blocks that were not placed. */
+export function toJsonBlock(outcome: BlockOutcome): JsonBlock {
+  const block: JsonBlock = { index: outcome.index, status: wireStatus(outcome.status) };
+  if (outcome.tier !== undefined) {
+    block.tier = outcome.tier;
+  }
+  if (outcome.range) {
+    block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
+  }
+  if (outcome.score !== undefined) {
+    block.score = outcome.score;
+  }
+  if (!outcome.range) {
+    block.candidates = outcome.candidates.map((c) => {
+      const candidate: JsonCandidate = { startLine: c.startLine, endLine: c.endLine, score: c.score, text: c.text };
+      if (c.note !== undefined) {
+        candidate.note = c.note;
+      }
+      return candidate;
+    });
+  }
+  if (outcome.notes.length > 0) {
+    block.notes = outcome.notes;
+  }
+  if (outcome.truncated) {
+    block.truncated = true;
+  }
+  return block;
 }

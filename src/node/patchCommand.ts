@@ -8,9 +8,9 @@ import { formatName } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';
 import { byPatchPreference, type FileChange, parsePatch } from '../core/patchParser';
-import type { ApplyResult, BatchStatus, BlockOutcome } from '../core/types';
+import type { ApplyResult, BatchStatus } from '../core/types';
 import { jsonRequested } from './args';
-import { printReport, type WireBlockStatus, wireStatus } from './output';
+import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
 import { createTextFile, InputSourceError, readInputText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
@@ -48,7 +48,7 @@ interface JsonFile {
   status: WireBlockStatus;
   message?: string;
   content?: string;
-  blocks: Record<string, unknown>[];
+  blocks: JsonBlock[];
 }
 
 interface JsonPatchReport {
@@ -211,35 +211,6 @@ function addedContent(change: FileChange): string {
   return change.noFinalNewline ? text : `${text}\n`;
 }
 
-function outcomeJson(outcome: BlockOutcome): Record<string, unknown> {
-  const block: Record<string, unknown> = { index: outcome.index, status: wireStatus(outcome.status) };
-  if (outcome.tier !== undefined) {
-    block.tier = outcome.tier;
-  }
-  if (outcome.range) {
-    block.range = { startLine: outcome.range.startLine, endLine: outcome.range.endLine };
-  }
-  if (outcome.score !== undefined) {
-    block.score = outcome.score;
-  }
-  if (!outcome.range) {
-    block.candidates = outcome.candidates.map((c) => ({
-      startLine: c.startLine,
-      endLine: c.endLine,
-      score: c.score,
-      text: c.text,
-      ...(c.note !== undefined ? { note: c.note } : {}),
-    }));
-  }
-  if (outcome.notes.length > 0) {
-    block.notes = outcome.notes;
-  }
-  if (outcome.truncated) {
-    block.truncated = true;
-  }
-  return block;
-}
-
 /**
  * Which of a plain diff's two header names to edit, as GNU patch picks: among the names that exist, the
  * one with the fewest folders, then the shortest base name, then the shortest name (so `x`, not `x.orig`
@@ -326,7 +297,7 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     result = applyEdits(file.text, change.blocks, { fileName: name, languageId: languageIdFor(name) });
     json.status = result.status;
     json.message = result.message;
-    json.blocks = result.blocks.map(outcomeJson);
+    json.blocks = result.blocks.map(toJsonBlock);
     if (result.status !== 'applied') {
       return { json, result };
     }
