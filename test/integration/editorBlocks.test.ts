@@ -6,8 +6,19 @@ import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import { block, Cmd, lensRows, openFile, scratchSuite, waitFor } from './editorHelpers';
 
+let untitledCount = 0;
+
+/**
+ * A new untitled buffer with `content`, under a name no earlier test used: VS Code reuses "Untitled-1"
+ * for the next buffer, and until the workbench has let go of a closed one, a CodeLens request by URI can
+ * still describe the old buffer (under load for longer than any wait).
+ */
 async function untitled(content: string, language = 'markdown'): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument({ content, language });
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `blocks-${process.pid}-${++untitledCount}` });
+  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), language);
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(uri, new vscode.Position(0, 0), content);
+  assert.ok(await vscode.workspace.applyEdit(edit), 'filled the untitled buffer');
   await vscode.window.showTextDocument(doc, { preview: false });
   return doc;
 }
@@ -60,8 +71,7 @@ suite('editor apply: blocks in a document', () => {
   test('"Apply to active editor" targets the editor the user came from, not the scratch buffer', async () => {
     const code = await openFile(`${dir()}/target.py`, 'def f():\n    return 1\n');
     const scratch = await untitled(block('    return 1', '    return 2'), 'plaintext');
-    // The new untitled buffer may reuse the URI of the one the previous test closed; until the workbench
-    // has let go of that one, lenses asked for by URI can still describe it: wait for this buffer's.
+    // The lens provider reads the buffer as the workbench last sent it: wait for this content's lens.
     const applyRows = async () => (await lensRows(scratch.uri)).filter((r) => r.command === Cmd.applyBlocksInDocument);
     const rows = await waitFor(async () => {
       const now = await applyRows();
