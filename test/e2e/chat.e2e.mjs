@@ -81,7 +81,15 @@ async function focusChatInput(page) {
  * in it. Typing would send at the first newline (and auto-close brackets), so the block is pasted.
  */
 async function askApply(page, block, expected) {
-  const before = await page.locator(RESPONSE).count();
+  // The chat list renders only the rows in view (a long reply scrolls older ones out of the DOM), so a
+  // new reply is told by the last rendered one changing, not by counting replies.
+  const lastReplyText = () =>
+    page
+      .locator(RESPONSE)
+      .last()
+      .innerText({ timeout: 1000 })
+      .catch(() => '');
+  const before = (await page.locator(RESPONSE).count()) === 0 ? '' : await lastReplyText();
   await focusChatInput(page);
   await page.keyboard.type('@apply ');
   // Closes the participant completion list, which would otherwise take the next Enter.
@@ -94,7 +102,14 @@ async function askApply(page, block, expected) {
     message: 'the pasted block did not show in the chat input',
   });
   await page.keyboard.press('Enter');
-  await eventually(() => page.locator(RESPONSE).count(), before + 1, { timeoutMs: 60_000, message: 'no chat reply appeared' });
+  await eventually(
+    async () => {
+      const now = await lastReplyText();
+      return now !== before && now.includes(expected);
+    },
+    true,
+    { timeoutMs: 60_000, message: `no new chat reply with "${expected}" appeared` },
+  );
   const reply = page.locator(RESPONSE).last();
   await reply.filter({ hasText: expected }).waitFor({ state: 'visible', timeout: 60_000 });
   return reply;
