@@ -4,11 +4,11 @@
 // cannot be a second development extension (a web payload loads only its LAST extensionDevelopmentPath),
 // and the server installs a .vsix but not a folder. Also writes the user's chatLanguageModels.json, without
 // which a signed-out Chat view offers no model in its picker. Run before the server starts.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as zlib from 'node:zlib';
+import { installExtension } from '../../scripts/vscodeServer.mjs';
 
 const stubDir = path.dirname(fileURLToPath(import.meta.url));
 export const STUB_VENDOR = 'test-stub';
@@ -61,26 +61,8 @@ export function installStubModel(install, dirs, workDir) {
   const vsix = path.join(workDir, 'test-stub-model.vsix');
   fs.mkdirSync(workDir, { recursive: true });
   fs.writeFileSync(vsix, storedZip(FILES.map((f) => [`extension/${f}`, fs.readFileSync(path.join(stubDir, f))])));
-  const result = spawnSync(
-    install.nodeBin,
-    [
-      install.serverMain,
-      '--accept-server-license-terms',
-      '--extensions-dir',
-      dirs.extensionsDir,
-      '--user-data-dir',
-      dirs.userDataDir,
-      '--server-data-dir',
-      dirs.serverDataDir,
-      '--install-extension',
-      vsix,
-    ],
-    { encoding: 'utf8', timeout: 120_000 },
-  );
-  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
-  if (result.status !== 0 || !/successfully installed/.test(output)) {
-    throw new Error(`installing the stub language model failed (exit ${result.status}):\n${output.trim()}`);
-  }
+  // The server's own --install-extension, as for the package under test.
+  installExtension(install, dirs, vsix);
   const userDir = path.join(dirs.userDataDir, 'User');
   fs.mkdirSync(userDir, { recursive: true });
   fs.writeFileSync(
