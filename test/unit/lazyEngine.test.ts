@@ -19,29 +19,42 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-lazy-engine-'));
 const outdir = path.join(tmp, 'dist');
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-/** Loads the bundle, activates it, then previews one block (a call into the engine); prints JSON. */
-const CHILD = String.raw`
-const Module = require('node:module');
+/**
+ * The child scripts' stand-in for the 'vscode' module: every API name of @types/vscode, each a proxy that
+ * answers any member with another stand-in; override(name, key) answers the members a test needs.
+ */
+const STAND_IN = String.raw`
 const fs = require('node:fs');
+function vscodeStandIn(typesFile, override) {
+  function standIn(name) {
+    const f = function () { return standIn(name + '()'); };
+    return new Proxy(f, {
+      get(target, key) {
+        if (key === 'then' || typeof key === 'symbol') return undefined;
+        if (name === 'vscode.workspace' && key === 'getConfiguration') return () => ({ get: (_key, fallback) => fallback });
+        const answer = override(name, key);
+        return answer !== undefined ? answer : standIn(name + '.' + key);
+      },
+      set: () => true,
+      construct: () => standIn('new ' + name),
+    });
+  }
+  const vscode = {};
+  for (const m of fs.readFileSync(typesFile, 'utf8').matchAll(/^\texport (?:const|let|namespace|class|enum|function) (\w+)/gm)) {
+    vscode[m[1]] = standIn('vscode.' + m[1]);
+  }
+  return { vscode, standIn };
+}
+`;
+
+/** Loads the bundle, activates it, then previews one block (a call into the engine); prints JSON. */
+const CHILD = String.raw`${STAND_IN}
+const Module = require('node:module');
 const [bundle, typesFile] = process.argv.slice(1);
 const registered = [];
-function standIn(name) {
-  const f = function () { return standIn(name + '()'); };
-  return new Proxy(f, {
-    get(target, key) {
-      if (key === 'then' || typeof key === 'symbol') return undefined;
-      if (name === 'vscode.commands' && key === 'registerCommand') return (id) => (registered.push(id), standIn(id));
-      if (name === 'vscode.workspace' && key === 'getConfiguration') return () => ({ get: (_key, fallback) => fallback });
-      return standIn(name + '.' + key);
-    },
-    set: () => true,
-    construct: () => standIn('new ' + name),
-  });
-}
-const vscode = {};
-for (const m of fs.readFileSync(typesFile, 'utf8').matchAll(/^\texport (?:const|let|namespace|class|enum|function) (\w+)/gm)) {
-  vscode[m[1]] = standIn('vscode.' + m[1]);
-}
+const { vscode, standIn } = vscodeStandIn(typesFile, (name, key) =>
+  name === 'vscode.commands' && key === 'registerCommand' ? (id) => (registered.push(id), standIn(id)) : undefined,
+);
 const load = Module._load;
 Module._load = function (request, ...rest) { return request === 'vscode' ? vscode : load.call(this, request, ...rest); };
 const engineLoaded = () => Object.keys(require.cache).some((file) => file.endsWith('engine.js'));
@@ -99,9 +112,8 @@ test('the Node bundle activates without the engine and loads dist/engine.js on f
  * read (it is not in the bundle), lets the read finish, then previews one block and runs the applyText
  * command's gate. With `fail`, reading the engine file fails. Prints JSON.
  */
-const WEB_CHILD = String.raw`
+const WEB_CHILD = String.raw`${STAND_IN}
 const Module = require('node:module');
-const fs = require('node:fs');
 const path = require('node:path');
 const [bundle, typesFile, fail] = process.argv.slice(1);
 const handlers = {};
@@ -109,33 +121,20 @@ const errorsShown = [];
 const reads = [];
 let finishRead;
 const readGate = new Promise((resolve) => (finishRead = resolve));
-function standIn(name) {
-  const f = function () { return standIn(name + '()'); };
-  return new Proxy(f, {
-    get(target, key) {
-      if (key === 'then' || typeof key === 'symbol') return undefined;
-      if (name === 'vscode.commands' && key === 'registerCommand') return (id, handler) => ((handlers[id] = handler), standIn(id));
-      if (name === 'vscode.workspace' && key === 'getConfiguration') return () => ({ get: (_key, fallback) => fallback });
-      if (name === 'vscode.window' && key === 'showErrorMessage') return (message) => (errorsShown.push(message), Promise.resolve(undefined));
-      if (name === 'vscode.Uri' && key === 'joinPath') return (base, ...parts) => ({ fsPath: path.join(base.fsPath, ...parts), toString: () => 'file://' + path.join(base.fsPath, ...parts) });
-      if (name === 'vscode.workspace' && key === 'fs') return {
-        readFile: async (uri) => {
-          reads.push(path.relative(root, uri.fsPath));
-          await readGate;
-          if (fail) throw new Error('EntryNotFound (FileSystemError)');
-          return new Uint8Array(fs.readFileSync(uri.fsPath));
-        },
-      };
-      return standIn(name + '.' + key);
+const { vscode, standIn } = vscodeStandIn(typesFile, (name, key) => {
+  if (name === 'vscode.commands' && key === 'registerCommand') return (id, handler) => ((handlers[id] = handler), standIn(id));
+  if (name === 'vscode.window' && key === 'showErrorMessage') return (message) => (errorsShown.push(message), Promise.resolve(undefined));
+  if (name === 'vscode.Uri' && key === 'joinPath') return (base, ...parts) => ({ fsPath: path.join(base.fsPath, ...parts), toString: () => 'file://' + path.join(base.fsPath, ...parts) });
+  if (name === 'vscode.workspace' && key === 'fs') return {
+    readFile: async (uri) => {
+      reads.push(path.relative(root, uri.fsPath));
+      await readGate;
+      if (fail) throw new Error('EntryNotFound (FileSystemError)');
+      return new Uint8Array(fs.readFileSync(uri.fsPath));
     },
-    set: () => true,
-    construct: () => standIn('new ' + name),
-  });
-}
-const vscode = {};
-for (const m of fs.readFileSync(typesFile, 'utf8').matchAll(/^\texport (?:const|let|namespace|class|enum|function) (\w+)/gm)) {
-  vscode[m[1]] = standIn('vscode.' + m[1]);
-}
+  };
+  return undefined;
+});
 const load = Module._load;
 Module._load = function (request, ...rest) {
   if (request === 'vscode') return vscode;
