@@ -2,7 +2,7 @@
 // it is renamed over the target; `.<name>.<pid>.<8 hex>.bak` holds the old content while a hard-linked
 // file is rewritten in place. The pid says whose they are, so leftovers of dead processes can be
 // told apart from files another run is writing right now.
-import * as crypto from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -15,6 +15,15 @@ const AROUND_STEM = 1 + 1 + 10 + 1 + 8 + 4;
 const HASH_CHARS = 16;
 
 /**
+ * node:crypto, loaded on first use: loading it (with the stream modules it pulls in) costs a cold CLI
+ * run more than matching a 10,000-line file, and a dry run or a read-only command never needs it.
+ */
+let cryptoModule: typeof Crypto | undefined;
+function crypto(): typeof Crypto {
+  return (cryptoModule ??= require('node:crypto') as typeof Crypto);
+}
+
+/**
  * The part of a side file's name that stands for the target: the target's own name, or, when that
  * would push the side file's name past NAME_MAX, a UTF-8-safe cut of it plus a hash of the full name.
  */
@@ -23,13 +32,13 @@ export function sideStem(baseName: string): string {
   if (Buffer.byteLength(baseName) <= room) {
     return baseName;
   }
-  const hash = crypto.createHash('sha256').update(baseName).digest('hex').slice(0, HASH_CHARS);
+  const hash = crypto().createHash('sha256').update(baseName).digest('hex').slice(0, HASH_CHARS);
   return `${cutUtf8(baseName, room - HASH_CHARS - 1)}~${hash}`;
 }
 
 /** A fresh side file path for `target` owned by this process. */
 export function newSidePath(target: string, kind: SideKind): string {
-  const name = `.${sideStem(path.basename(target))}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.${kind}`;
+  const name = `.${sideStem(path.basename(target))}.${process.pid}.${crypto().randomBytes(4).toString('hex')}.${kind}`;
   return path.join(path.dirname(target), name);
 }
 
