@@ -666,6 +666,8 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
           minScore: settings.minScore,
           workCap: cap,
           scratch: batch.fuzzyScratch(),
+          // Placing without the user needs the best region's strongest rival, wherever it is.
+          everyRival: settings.autoApplyAbove !== undefined,
         })
       : { windows: [], truncated: true, work: 0 };
   batch.fuzzyWorkLeft -= fuzzy.work ?? 0;

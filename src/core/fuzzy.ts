@@ -46,6 +46,12 @@ export interface FuzzyOptions {
   workCap?: number;
   /** Tables reused from an earlier search (one per batch of blocks); without it, the search allocates its own. */
   scratch?: FuzzyScratch;
+  /**
+   * Look for look-alike regions across the whole file even when exact evidence already settles the
+   * best one (see SETTLED_SHARE). Placing a block without the user (autoApplyAbove) needs the best
+   * region's strongest rival; a list of candidates for a person or a model does not.
+   */
+  everyRival?: boolean;
 }
 
 /** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
@@ -168,6 +174,13 @@ export function lineKey(line: string): string {
 const EXACT_WEIGHT = 0.5;
 /** How many of the best scored windows settle on their exact evidence (each costs about its length). */
 const SETTLED_WINDOWS = 16;
+/**
+ * A region holding at least this share of SEARCH's lines exactly (ExactEvidence.exactShare), with a
+ * score of at least SETTLED_SCORE, is the answer without the look-alike pass over the whole file: a
+ * region with fewer than two exact lines would need bigram similarity above that score to outrank it.
+ */
+const SETTLED_SHARE = 0.5;
+const SETTLED_SCORE = 0.8;
 /** A character code as lineKey spells it: SKIPPED (whitespace, zero-width), ELLIPSIS ('...'), or the folded code. */
 const SKIPPED = -1;
 const ELLIPSIS = -2;
@@ -420,16 +433,15 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   for (const line of search) {
     budget.used += 2 * line.length;
   }
-  // Lines equal to SEARCH lines are found during the prefilter's pass (evidenceSeeds votes with them).
   const searchKeys = search.map(lineKey);
-  const pre = prefilter(docLines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch());
-  if (pre.nonBlank.length === 0) {
+  const lines = measureLines(docLines, budget);
+  const M = lines.nonBlank.length;
+  if (M === 0) {
     return { windows: [], truncated: budget.truncated };
   }
 
-  const scorer = new WindowScorer(docLines, pre.nonBlank, search, searchKeys, budget);
+  const scorer = new WindowScorer(docLines, lines.nonBlank, search, searchKeys, budget);
   const scored = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end, in non-blank coordinates
-  const M = pre.nonBlank.length;
   const scoreOf = (a: number, b: number): number => {
     const key = a * (M + 1) + b;
     const known = scored.get(key);
@@ -442,23 +454,32 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   };
 
   try {
+    // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone.
     const seeds: FuzzyWindow[] = [];
-    for (const seed of pre.seeds) {
-      let best: FuzzyWindow = { start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) };
-      // In repetitive code the bag-of-bigrams prefilter can sit a few lines off the true region;
-      // lines that equal SEARCH lines vote for where it really starts.
-      const voted = scorer.realign(seed.start, seed.end);
-      if (voted && (voted.start !== best.start || voted.end !== best.end)) {
-        const score = scoreOf(voted.start, voted.end);
-        if (score > best.score) {
-          best = { ...voted, score };
-        }
-      }
-      seeds.push(best);
-    }
-    // Regions that lines equal to SEARCH lines support, wherever the prefilter looked.
-    for (const region of evidenceSeeds(docLines, pre, searchKeys, budget)) {
+    for (const region of evidenceSeeds(docLines, lines, searchKeys, budget)) {
       seeds.push({ ...region, score: scoreOf(region.start, region.end) });
+      // The span of the agreeing lines leaves out SEARCH's edge lines that match only loosely; the
+      // window of SEARCH's size where the exact lines put SEARCH's first line covers them.
+      const whole = scorer.realign(region.start, region.end);
+      if (whole && (whole.start !== region.start || whole.end !== region.end)) {
+        seeds.push({ ...whole, score: scoreOf(whole.start, whole.end) });
+      }
+    }
+    const settled = seeds.some((w) => w.score >= SETTLED_SCORE && scorer.exactShare(w.start, w.end) >= SETTLED_SHARE);
+    if (options.everyRival || !settled) {
+      for (const seed of prefilter(docLines, lines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch())) {
+        let best: FuzzyWindow = { start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) };
+        // In repetitive code the bag-of-bigrams prefilter can sit a few lines off the true region;
+        // lines that equal SEARCH lines vote for where it really starts.
+        const voted = scorer.realign(seed.start, seed.end);
+        if (voted && (voted.start !== best.start || voted.end !== best.end)) {
+          const score = scoreOf(voted.start, voted.end);
+          if (score > best.score) {
+            best = { ...voted, score };
+          }
+        }
+        seeds.push(best);
+      }
     }
     seeds.sort(byScoreThenStart);
 
@@ -533,7 +554,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     // The best region's twins (the same lines, up to indentation and trailing whitespace) score the
     // same: they are listed right after it, so a twin is never hidden behind its neighbour.
     taken.push(top);
-    for (const twin of findTwins(docLines, pre.nonBlank, top, budget)) {
+    for (const twin of findTwins(docLines, lines.nonBlank, top, budget)) {
       if (taken.length >= maxCandidates) {
         break;
       }
@@ -564,8 +585,8 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     }
   }
   const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
-    start: pre.nonBlank[w.start],
-    end: pre.nonBlank[w.end - 1] + 1,
+    start: lines.nonBlank[w.start],
+    end: lines.nonBlank[w.end - 1] + 1,
     score: w.score,
   });
   const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
@@ -586,21 +607,21 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
  */
 function evidenceSeeds(
   docLines: readonly string[],
-  pre: Prefiltered,
+  lines: MeasuredLines,
   searchKeys: readonly string[],
   budget: Budget,
 ): Array<{ start: number; end: number }> {
   const n = searchKeys.length;
-  const chars = pre.nonBlankChars;
+  const chars = lines.nonBlankChars;
   if (n < 2 || chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
     return [];
   }
   budget.spend(chars);
-  // Each non-blank line is ruled out by a few characters from its ends (the prefilter measured its
+  // Each non-blank line is ruled out by a few characters from its ends (measureLines measured its
   // indentation); only lines that look like a SEARCH line are read further.
   const exact = new ExactLines(searchKeys);
-  const nonBlank = pre.nonBlank;
-  const leads = pre.leads;
+  const nonBlank = lines.nonBlank;
+  const leads = lines.leads;
   for (let j = 0; j < nonBlank.length; j++) {
     exact.visit(docLines[nonBlank[j]], leads[j], j);
   }
@@ -772,15 +793,59 @@ export class FuzzyScratch {
   codes = new Uint16Array(0);
 }
 
-interface Prefiltered {
+/** The non-blank document lines: the only lines the fuzzy tier sees (blank lines are invisible to it). */
+interface MeasuredLines {
   /** Document line index of each non-blank line. */
   nonBlank: Int32Array;
   /** Per non-blank line: the length of its indentation (leading whitespace). */
   leads: Int32Array;
   /** Characters of the non-blank lines (whole lines, indentation included). */
   nonBlankChars: number;
-  /** Best window per region, non-overlapping, in non-blank coordinates. */
-  seeds: Array<{ start: number; end: number }>;
+}
+
+/** The share of the work cap the passes over the whole document (measureLines, the prefilter) may use. */
+const DOCUMENT_PASS_SHARE = 0.85;
+
+/**
+ * One pass over the document: which lines are non-blank, and how far each is indented (read up to its
+ * first non-space character). Counted as work; a document the budget cannot afford is cut short (and
+ * the result marked truncated).
+ */
+function measureLines(docLines: readonly string[], budget: Budget): MeasuredLines {
+  const cap = budget.cap * DOCUMENT_PASS_SHARE;
+  const nonBlank = new Int32Array(docLines.length);
+  const leads = new Int32Array(docLines.length);
+  let count = 0;
+  let nonBlankChars = 0;
+  let used = budget.used;
+  for (let li = 0; li < docLines.length; li++) {
+    if (used > cap) {
+      budget.truncated = true;
+      break;
+    }
+    const line = docLines[li];
+    const length = line.length;
+    let lead = 0;
+    while (lead < length) {
+      const c = line.charCodeAt(lead);
+      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
+        lead++;
+      } else {
+        break;
+      }
+    }
+    if (lead === length) {
+      used += length + 8;
+      continue;
+    }
+    used += lead + 8;
+    nonBlank[count] = li;
+    leads[count] = lead;
+    count++;
+    nonBlankChars += length;
+  }
+  budget.used = used;
+  return { nonBlank: nonBlank.subarray(0, count), leads: leads.subarray(0, count), nonBlankChars };
 }
 
 /** How much of the document and of SEARCH the prefilter reads (see sampling()). */
@@ -801,25 +866,22 @@ interface SearchCodes {
   size: number;
 }
 
-/** Per window start (non-blank coordinates): its Dice estimate (-1: no window starts there). */
-interface WindowEstimates {
-  nonBlank: Int32Array;
-  leads: Int32Array;
-  nonBlankChars: number;
-  best: Float32Array;
-}
-
+/**
+ * Look-alike regions: the best window per region by bag-of-bigrams similarity to SEARCH, clear of
+ * each other, in non-blank coordinates.
+ */
 function prefilter(
   docLines: readonly string[],
+  lines: MeasuredLines,
   search: readonly string[],
   maxCandidates: number,
   budget: Budget,
   scratch: FuzzyScratch,
-): Prefiltered {
+): Array<{ start: number; end: number }> {
   const sample = sampling(search);
   const searchCodes = countSearchCodes(search, sample, scratch);
-  const { nonBlank, leads, nonBlankChars, best } = estimateWindows(docLines, search.length, sample, searchCodes, scratch, budget);
-  const M = nonBlank.length;
+  const best = estimateWindows(docLines, lines, search.length, sample, searchCodes, scratch, budget);
+  const M = lines.nonBlank.length;
   const n = search.length;
   // A document shorter than SEARCH still gets one window: all of it.
   if (M > 0 && M < n) {
@@ -827,7 +889,7 @@ function prefilter(
   }
   const top = bestPerChunk(best, M, n, maxCandidates);
   budget.used += M;
-  return { nonBlank, leads, nonBlankChars, seeds: separateSeeds(top, M, Math.min(n, M), maxCandidates) };
+  return separateSeeds(top, M, Math.min(n, M), maxCandidates);
 }
 
 /**
@@ -892,74 +954,52 @@ function countSearchCodes(search: readonly string[], { sampleMask }: Sampling, s
 }
 
 /**
- * The pass over the document: every window of n non-blank lines gets a bag-of-bigrams Dice
- * estimate, kept up to date with a sliding sum (each line's codes are added once and removed
- * once). Each line's indentation is noted on the way (evidenceSeeds starts past it). One loop on
- * purpose: it is the hottest code of the tier.
+ * The pass over the non-blank lines: every window of n of them gets a bag-of-bigrams Dice estimate,
+ * kept up to date with a sliding sum (each line's codes are added once and removed once). Returns the
+ * estimate per window start (-1: no window starts there). One loop on purpose: it is the hottest code
+ * of the tier.
  */
 function estimateWindows(
   docLines: readonly string[],
+  { nonBlank, leads, nonBlankChars }: MeasuredLines,
   n: number,
   { stride, sampleBits, sampleMask }: Sampling,
   { inSearch, size: searchSize }: SearchCodes,
   scratch: FuzzyScratch,
   budget: Budget,
-): WindowEstimates {
-  // The prefilter may use most of the budget; full scoring needs comparatively little.
-  const prefilterCap = budget.cap * 0.85;
+): Float32Array {
+  // The document passes may use most of the budget; full scoring needs comparatively little.
+  const prefilterCap = budget.cap * DOCUMENT_PASS_SHARE;
   const counts = scratch.counts;
-  let totalChars = 0;
-  for (const line of docLines) {
-    totalChars += line.length;
-  }
+  const M = nonBlank.length;
   // A file that outgrows the scratch buffer gets a larger buffer of its own, so at most 512 kB stays
   // allocated between searches.
-  const initialCodes = Math.min(totalChars >> sampleBits, 1 << 18) + 16;
+  const initialCodes = Math.min(nonBlankChars >> sampleBits, 1 << 18) + 16;
   if (scratch.codes.length < initialCodes) {
     scratch.codes = new Uint16Array(initialCodes);
   }
   let codes = scratch.codes;
-  // Per non-blank line: its document line, and where its codes start (typed: a 1M-line file
-  // would otherwise grow two JS arrays a push at a time).
-  const nonBlankAll = new Int32Array(docLines.length);
-  // Per non-blank line: its indentation, for evidenceSeeds; and the characters of all of them.
-  const leadAll = new Int32Array(docLines.length);
-  let nonBlankChars = 0;
-  const lineOffset = new Int32Array(docLines.length + 1);
+  // Per non-blank line: where its codes start (typed: a 1M-line file would otherwise grow JS arrays a
+  // push at a time).
+  const lineOffset = new Int32Array(M + 1);
   // Sampled codes (stored or not) before each non-blank line: the window's size in bigrams.
-  const sampledSum = new Int32Array(docLines.length + 1);
-  let count = 0;
+  const sampledSum = new Int32Array(M + 1);
   // Content length (after indentation) summed over non-blank lines, all and hashed ones only.
-  const charSum = new Float64Array(docLines.length + 1);
-  const hashedCharSum = new Float64Array(docLines.length + 1);
-  const best = new Float32Array(docLines.length).fill(-1);
+  const charSum = new Float64Array(M + 1);
+  const hashedCharSum = new Float64Array(M + 1);
+  const best = new Float32Array(M).fill(-1);
   let common = 0; // sum over bigrams of min(window count * stride, SEARCH count)
   let windowSize = 0;
 
   let used = budget.used;
-  for (let li = 0; li < docLines.length; li++) {
+  for (let e = 0; e < M; e++) {
     if (used > prefilterCap) {
       budget.truncated = true;
       break;
     }
-    const line = docLines[li];
+    const line = docLines[nonBlank[e]];
     const length = line.length;
-    let lead = 0;
-    while (lead < length) {
-      const c = line.charCodeAt(lead);
-      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
-        lead++;
-      } else {
-        break;
-      }
-    }
-    if (lead === length) {
-      used += length + 8;
-      continue; // blank line: invisible to the fuzzy tier
-    }
-    const e = count;
-    leadAll[e] = lead;
-    nonBlankChars += length;
+    const lead = leads[e];
     const hashed = e % stride === 0;
     const from = lineOffset[e];
     let to = from;
@@ -990,16 +1030,12 @@ function estimateWindows(
         codes[to] = code;
         to += sample & (inSearch[code >> 5] >>> (code & 31));
       }
-      used += length + 8; // the characters, plus the per-line bookkeeping
-    } else {
-      used += lead + 8;
+      used += length - lead; // the characters past the indentation (measureLines counted the rest)
     }
-    count++;
-    nonBlankAll[e] = li;
-    lineOffset[count] = to;
-    sampledSum[count] = sampledSum[e] + sampled;
-    charSum[count] = charSum[e] + (length - lead);
-    hashedCharSum[count] = hashedCharSum[e] + (hashed ? length - lead : 0);
+    lineOffset[e + 1] = to;
+    sampledSum[e + 1] = sampledSum[e] + sampled;
+    charSum[e + 1] = charSum[e] + (length - lead);
+    hashedCharSum[e + 1] = hashedCharSum[e] + (hashed ? length - lead : 0);
 
     for (let p = from; p < to; p++) {
       const code = codes[p];
@@ -1036,7 +1072,7 @@ function estimateWindows(
     }
   }
   budget.used = used;
-  return { nonBlank: nonBlankAll.subarray(0, count), leads: leadAll.subarray(0, count), nonBlankChars, best };
+  return best;
 }
 
 /** One representative start per chunk of starts (so a single strong region does not crowd out the rest), best first. */
@@ -1215,6 +1251,11 @@ class WindowScorer {
     // SEARCH's closes half of what look-alike similarity leaves open.
     const exact = this.evidence.exactShare(a, b);
     return look + EXACT_WEIGHT * exact * (1 - look);
+  }
+
+  /** See ExactEvidence.exactShare. */
+  exactShare(a: number, b: number): number {
+    return this.evidence.exactShare(a, b);
   }
 
   /** See ExactEvidence.realign. */

@@ -160,7 +160,8 @@ test('fuzzy: the near twin ranks below the true region, and candidates never ove
   const t = target();
   const search = [...t.search];
   search[4] = search[4].replace('not found', 'missing');
-  const r = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0 });
+  // everyRival: the look-alike handlers are listed too (without it, the exact lines settle the search).
+  const r = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0, everyRival: true });
   assert.equal(r.windows[0].start, t.start);
   const twinStart = t.lines.indexOf("    res.status(410).json({ error: 'invoice not found', id });") - 4;
   assert.equal(r.windows[1].start, twinStart, JSON.stringify(r.windows));
@@ -177,6 +178,27 @@ test('fuzzy: the near twin ranks below the true region, and candidates never ove
       assert.ok(w.end <= o.start || o.end <= w.start, `${JSON.stringify(w)} overlaps ${JSON.stringify(o)}`);
     }
   }
+});
+
+test('fuzzy: a region holding most of SEARCH exactly settles the search: no pass for look-alikes unless everyRival', () => {
+  const t = target();
+  const search = [...t.search];
+  search[4] = search[4].replace('not found', 'missing');
+  const settled = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0 });
+  const everywhere = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0, everyRival: true });
+  assert.deepEqual(settled.windows[0], everywhere.windows[0]);
+  // The near twin shares most of SEARCH's lines exactly: it is found by its own exact lines.
+  const twinStart = t.lines.indexOf("    res.status(410).json({ error: 'invoice not found', id });") - 4;
+  assert.deepEqual(
+    settled.windows.map((w) => w.start),
+    [t.start, twinStart],
+  );
+  assert.equal(everywhere.windows.length, 5);
+  assert.ok(settled.work! < everywhere.work!, `work ${settled.work} against ${everywhere.work}`);
+  // With fewer than half of SEARCH's lines exact the look-alike pass runs anyway.
+  const loose = t.search.map((l, i) => (i % 2 === 0 ? l.replace(/(\w+)/, '$1x') : l));
+  const r = findFuzzyCandidates(t.lines, loose, { maxCandidates: 5, minScore: 0 });
+  assert.equal(r.windows.length, 5);
 });
 
 test('fuzzy: a large SEARCH (sampled prefilter) finds its region in a file of look-alike handlers', () => {
