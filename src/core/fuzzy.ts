@@ -322,6 +322,12 @@ class ExactLines {
   private readonly bySignature = new Map<number, number[]>();
   /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
   private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
+  /**
+   * One bit per (first, last) pair of ASCII key characters some key has: a line whose first and last
+   * characters are ASCII leaves after two reads unless its pair is here (a line with a non-ASCII end
+   * goes on to the signature).
+   */
+  private readonly endPairs = new Int32Array((128 * 128) >> 5);
 
   constructor(searchKeys: readonly string[]) {
     const index = new Map<string, number>();
@@ -335,6 +341,10 @@ class ExactLines {
         this.docLines.push([]);
         const sig = keySignature(key, 0);
         this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
+        const pair = (key.charCodeAt(0) << 7) | key.charCodeAt(key.length - 1);
+        if (key.length > 0 && pair < 128 * 128 && key.charCodeAt(key.length - 1) < 128) {
+          this.endPairs[pair >> 5] |= 1 << (pair & 31);
+        }
         const same = this.bySignature.get(sig);
         if (same) {
           same.push(k);
@@ -351,6 +361,22 @@ class ExactLines {
 
   /** Non-blank document line j (its text `line`, content from `lead`): note it if its key is SEARCH's. */
   visit(line: string, lead: number, j: number): void {
+    // The key's first and last characters are the line's first and last non-space ones (quotes folded)
+    // when those are ASCII: a pair no key has rules the line out before its signature is read.
+    const first = line.charCodeAt(lead);
+    if (first < 128) {
+      let end = line.length - 1;
+      let last = line.charCodeAt(end);
+      while (last === 32 || (last >= 9 && last <= 13)) {
+        last = line.charCodeAt(--end);
+      }
+      if (last < 128) {
+        const pair = ((first === 34 || first === 96 ? 39 : first) << 7) | (last === 34 || last === 96 ? 39 : last);
+        if ((this.endPairs[pair >> 5] & (1 << (pair & 31))) === 0) {
+          return;
+        }
+      }
+    }
     const sig = keySignature(line, lead);
     if ((this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] & (1 << (sig & 31))) === 0) {
       return;
@@ -360,7 +386,11 @@ class ExactLines {
       return;
     }
     // Keys past the vote limit cast no vote anyway: their lines are neither compared nor stored.
-    if (same.every((k) => this.docLines[k].length > MAX_VOTES_PER_LINE)) {
+    let voting = false;
+    for (let s = 0; s < same.length && !voting; s++) {
+      voting = this.docLines[same[s]].length <= MAX_VOTES_PER_LINE;
+    }
+    if (!voting) {
       return;
     }
     const k = same.length === 1 ? (keyEquals(line, lead, this.keys[same[0]]) ? same[0] : -1) : this.keyAmong(line, lead, same);
@@ -682,6 +712,9 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
   }
   const out: FuzzyWindow[] = [];
   const M = nonBlank.length;
+  // want[0] is non-empty (a non-blank line, trimmed): a line that ends in neither its last character
+  // nor white space is ruled out here, before the call (most lines are).
+  const wantLast = want[0].charCodeAt(want[0].length - 1);
   for (let j = 0; j + len <= M; j++) {
     if (j === w.start) {
       continue;
@@ -689,6 +722,11 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
     if (++budget.used > budget.cap) {
       budget.truncated = true;
       break;
+    }
+    const first = docLines[nonBlank[j]];
+    const last = first.charCodeAt(first.length - 1);
+    if (last !== wantLast && !isTrimmed(last)) {
+      continue;
     }
     let k = 0;
     while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
@@ -1592,30 +1630,30 @@ class LineAligner {
     }
     const dp = this.dp;
     dp.fill(-1, 0, cells);
-    const at = (i: number, j: number): number => {
-      const d = j - i + band;
-      return d < 0 || d >= width || j < 0 ? -1 : dp[i * width + d];
-    };
+    // Cell (i, j) lives at i * width + (j - i + band); a cell outside the band reads as -1 (unreachable).
     for (let i = 0; i <= n; i++) {
       const jLo = Math.max(0, i - band);
       const jHi = Math.min(m, i + band);
+      const row = i * width - i + band; // + j: cell (i, j)
+      const up = row - width + 1; // + j: cell (i - 1, j)
       for (let j = jLo; j <= jHi; j++) {
+        const d = j - i + band;
         let v = i === 0 && j === 0 ? 0 : -1;
-        if (i > 0) {
-          v = Math.max(v, at(i - 1, j));
+        if (i > 0 && d + 1 < width) {
+          v = Math.max(v, dp[up + j]);
         }
-        if (j > 0) {
-          v = Math.max(v, at(i, j - 1));
+        if (j > 0 && d > 0) {
+          v = Math.max(v, dp[row + j - 1]);
         }
         // A pair can add at most 1 (2 for fused pairs): compute a similarity only when that could win.
         if (i > 0 && j > 0) {
-          const prev = at(i - 1, j - 1);
+          const prev = dp[up + j - 1]; // (i - 1, j - 1): same diagonal, always in the band
           if (prev >= 0 && prev + 1 > v) {
             v = Math.max(v, prev + credit(this.sim(i - 1, cols[j - 1])));
           }
         }
-        if (i > 0 && j > 1) {
-          const prev = at(i - 1, j - 2);
+        if (i > 0 && j > 1 && d > 0) {
+          const prev = dp[up + j - 2]; // (i - 1, j - 2)
           const d1 = cols[j - 2];
           const d2 = cols[j - 1];
           if (prev >= 0 && prev + 2 > v && plausiblyFused(search[i - 1].length, d1.norm.length, d2.norm.length)) {
@@ -1627,21 +1665,22 @@ class LineAligner {
             }
           }
         }
-        if (i > 1 && j > 0) {
-          const prev = at(i - 2, j - 1);
-          const d = cols[j - 1];
-          if (prev >= 0 && prev + 2 > v && plausiblyFused(d.norm.length, search[i - 2].length, search[i - 1].length)) {
-            const fused = this.simFusedSearch(i - 1, d);
-            if (fused > Math.max(this.sim(i - 2, d), this.sim(i - 1, d)) + FUSE_GAIN) {
+        if (i > 1 && j > 0 && d + 1 < width) {
+          const prev = dp[up - width + 1 + j - 1]; // (i - 2, j - 1)
+          const line = cols[j - 1];
+          if (prev >= 0 && prev + 2 > v && plausiblyFused(line.norm.length, search[i - 2].length, search[i - 1].length)) {
+            const fused = this.simFusedSearch(i - 1, line);
+            if (fused > Math.max(this.sim(i - 2, line), this.sim(i - 1, line)) + FUSE_GAIN) {
               v = Math.max(v, prev + 2 * credit(fused));
             }
           }
         }
-        dp[i * width + (j - i + band)] = v;
+        dp[row + j] = v;
       }
       this.budget.spend(jHi - jLo + 1);
     }
-    return Math.max(0, at(n, m)) / Math.max(n, m);
+    // (n, m) is in the band: band >= |m - n|.
+    return Math.max(0, dp[n * width + m - n + band]) / Math.max(n, m);
   }
 }
 
