@@ -184,6 +184,8 @@ const SETTLED_SCORE = 0.8;
 /** A character code as lineKey spells it: SKIPPED (whitespace, zero-width), ELLIPSIS ('...'), or the folded code. */
 const SKIPPED = -1;
 const ELLIPSIS = -2;
+// The key readers below test ASCII inline and call keyCode only past it: a call per character is
+// what a cold (not yet optimised) run pays most for.
 function keyCode(c: number): number {
   if (c === 32 || (c >= 9 && c <= 13)) {
     return SKIPPED;
@@ -232,7 +234,8 @@ function keySignature(line: string, from: number): number {
   let sig = 0x811c9dc5;
   let taken = 0;
   for (let i = from; i < line.length && taken < SIGNATURE_HEAD; i++) {
-    const c = keyCode(line.charCodeAt(i));
+    const raw = line.charCodeAt(i);
+    const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
     }
@@ -250,7 +253,8 @@ function keySignature(line: string, from: number): number {
   // The last two characters, read backwards (an ellipsis supplies both as dots).
   let tail = 0;
   for (let i = line.length - 1, got = 0; i >= from && got < 2; i--) {
-    const c = keyCode(line.charCodeAt(i));
+    const raw = line.charCodeAt(i);
+    const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
     }
@@ -270,7 +274,8 @@ function keySignature(line: string, from: number): number {
 function keyHash(line: string, from: number): number {
   let h = 0x811c9dc5;
   for (let i = from; i < line.length; i++) {
-    const c = keyCode(line.charCodeAt(i));
+    const raw = line.charCodeAt(i);
+    const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
     }
@@ -289,7 +294,8 @@ function keyHash(line: string, from: number): number {
 function keyEquals(line: string, from: number, key: string): boolean {
   let p = 0;
   for (let i = from; i < line.length; i++) {
-    const c = keyCode(line.charCodeAt(i));
+    const raw = line.charCodeAt(i);
+    const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
     }
@@ -414,7 +420,8 @@ class ExactLines {
     let hi = sorted.length;
     let p = 0;
     for (let i = lead; i < line.length; i++) {
-      const c = keyCode(line.charCodeAt(i));
+      const raw = line.charCodeAt(i);
+      const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
       if (c === SKIPPED) {
         continue;
       }
@@ -725,7 +732,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
     }
     const first = docLines[nonBlank[j]];
     const last = first.charCodeAt(first.length - 1);
-    if (last !== wantLast && !isTrimmed(last)) {
+    if (last !== wantLast && ((last > 32 && last < 0xa0) || !isTrimmed(last))) {
       continue;
     }
     let k = 0;
