@@ -189,10 +189,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    writeQuietly(
-      2,
-      `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    writeQuietly(2, `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 3;
   },
 );
