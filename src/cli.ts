@@ -1,7 +1,9 @@
 // `resilient-apply`: applies SEARCH/REPLACE blocks to one file from the command line, for people and
 // for agent loops (--json). The engine decides everything; this file reads, writes and reports.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// `import x = require()`, not `import * as x`: the bundle would copy every export of a namespace import
+// into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
+import fs = require('node:fs');
+import path = require('node:path');
 import { editBlocks, parseEdits } from './core/edits';
 import { applyEdits } from './core/hunkPlacement';
 import { BlockParseError } from './core/parser';
@@ -39,11 +41,11 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const args: CliArgs = parseArgs(argv);
     if (args.command === 'help') {
-      writeQuietly(process.stdout, `${USAGE}\n${PATCH_USAGE}`);
+      writeQuietly(1, `${USAGE}\n${PATCH_USAGE}`);
       return 0;
     }
     if (args.command === 'version') {
-      writeQuietly(process.stdout, `${readVersion()}\n`);
+      writeQuietly(1, `${readVersion()}\n`);
       return 0;
     }
     if (args.command === 'patch') {
@@ -61,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // A bug or an unforeseen system error: the details go to stderr, and a --json caller still gets
     // its one object (status invalid, exit 3: nothing was written, or the write failed before the rename).
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    writeQuietly(process.stderr, `resilient-apply: internal error: ${detail}\n`);
+    writeQuietly(2, `resilient-apply: internal error: ${detail}\n`);
     if (wantsJson) {
       const summary = error instanceof Error ? error.message : String(error);
       return report(invalid(file, `internal error: ${summary}`), true, true);
@@ -182,21 +184,12 @@ function readVersion(): string {
   }
 }
 
-// A reader that went away (`| head -0`: EPIPE) or a full disk must not turn the outcome into a crash
-// with exit 1 ("not found"): the work is done, the exit code says how it went.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', () => undefined);
-}
-
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    writeQuietly(
-      process.stderr,
-      `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    writeQuietly(2, `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 3;
   },
 );

@@ -44,7 +44,9 @@ export function alignEqual(a: readonly string[], b: readonly string[], maxCells 
     const inY = new Set(midY);
     const kx = indicesWhere(midX, (id) => inY.has(id));
     const ky = indicesWhere(midY, (id) => inX.has(id));
-    for (const [i, j] of alignLines(kx, ky, (i, j) => midX[i] === midY[j], maxCells)) {
+    const idsX = Int32Array.from(kx, (i) => midX[i]);
+    const idsY = Int32Array.from(ky, (j) => midY[j]);
+    for (const [i, j] of alignIds(idsX, idsY, maxCells)) {
       pairs.push([lo + kx[i], lo + ky[j]]);
     }
   }
@@ -87,6 +89,68 @@ export function alignLines<A, B>(a: ArrayLike<A>, b: ArrayLike<B>, equal: (x: A,
     return head.concat(tail);
   }
   const middle = lcsPairs(n, m, (i, j) => equal(a[lo + i], b[lo + j])).map(([i, j]) => [lo + i, lo + j] as [number, number]);
+  return head.concat(middle, tail);
+}
+
+/**
+ * alignLines for two id sequences compared with ===, the same pairs, with the comparisons written
+ * inline: the generic version calls a closure (that calls another) for every cell of the table, which
+ * is most of its cost while the code is cold (describing a near miss runs it once or twice per call).
+ */
+function alignIds(a: Int32Array, b: Int32Array, maxCells: number): Pairs {
+  const head: Pairs = [];
+  let lo = 0;
+  while (lo < a.length && lo < b.length && a[lo] === b[lo]) {
+    head.push([lo, lo]);
+    lo++;
+  }
+  let ea = a.length;
+  let eb = b.length;
+  const tail: Pairs = [];
+  while (ea > lo && eb > lo && a[ea - 1] === b[eb - 1]) {
+    ea--;
+    eb--;
+    tail.push([ea, eb]);
+  }
+  tail.reverse();
+  const n = ea - lo;
+  const m = eb - lo;
+  if (n === 0 || m === 0 || n * m > maxCells) {
+    return head.concat(tail);
+  }
+  const x = a.subarray(lo, ea);
+  const y = b.subarray(lo, eb);
+  // As lcsPairs: table[i * w + j] = LCS length of the suffixes from i and from j.
+  const w = m + 1;
+  const table = new Uint32Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--) {
+    const row = i * w;
+    const next = row + w;
+    const xi = x[i];
+    for (let j = m - 1; j >= 0; j--) {
+      if (xi === y[j]) {
+        table[row + j] = table[next + j + 1] + 1;
+      } else {
+        const down = table[next + j];
+        const right = table[row + j + 1];
+        table[row + j] = down > right ? down : right;
+      }
+    }
+  }
+  const middle: Pairs = [];
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (table[i * w + j] === table[(i + 1) * w + j + 1] + 1 && x[i] === y[j]) {
+      middle.push([lo + i, lo + j]);
+      i++;
+      j++;
+    } else if (table[(i + 1) * w + j] >= table[i * w + j + 1]) {
+      i++;
+    } else {
+      j++;
+    }
+  }
   return head.concat(middle, tail);
 }
 

@@ -24,7 +24,7 @@ import { formatMessage } from './message';
 import { formatScore } from './score';
 import { tierInfo } from './tierTable';
 import { holdBack, markAlreadyApplied, markAmbiguous, markApplied, markInvalid, markStale, undecided } from './outcome';
-import { describeDifferences } from './lineDiff';
+import { comparisonKeys, describeDifferences } from './lineDiff';
 import { SETTINGS } from './settings';
 
 /** How many other occurrences a note names when a line hint picked one. */
@@ -728,13 +728,8 @@ function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | 
   if (block.replace.trim() === '' || block.replace === block.search) {
     return undefined;
   }
-  const key = (l: string) => l.replace(/\s+/g, ' ').trim();
-  const searchLines = splitBlockLines(block.search)
-    .map(key)
-    .filter((l) => l !== '');
-  const replaceLines = splitBlockLines(block.replace)
-    .map(key)
-    .filter((l) => l !== '');
+  const searchLines = comparisonKeys(splitBlockLines(block.search)).filter((l) => l !== '');
+  const replaceLines = comparisonKeys(splitBlockLines(block.replace)).filter((l) => l !== '');
   // REPLACE a subsequence of SEARCH: the edit only deletes lines, and what remains says nothing.
   let k = 0;
   for (const line of searchLines) {

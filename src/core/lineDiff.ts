@@ -3,11 +3,15 @@
 
 import { alignEqual } from './align';
 import { similarity } from './fuzzy';
+import { splitBlockLines } from './lines';
+
+/** Above this many cells of the LCS table, the middle of a diff is left unaligned (see alignEqual). */
+const DIFF_CELLS = 250_000;
 
 export type DiffLine = { kind: ' ' | '-' | '+'; text: string };
 
 /** Lines only in `a` are '-', lines only in `b` are '+'. Above `maxCells` the part between the common head and tail shows as removed, then added. */
-export function diffLines(a: readonly string[], b: readonly string[], maxCells = 250_000): DiffLine[] {
+export function diffLines(a: readonly string[], b: readonly string[], maxCells = DIFF_CELLS): DiffLine[] {
   const out: DiffLine[] = [];
   let i = 0;
   let j = 0;
@@ -41,6 +45,25 @@ function quoteLine(text: string): string {
   return t.length <= MAX_QUOTED ? t : `${t.slice(0, MAX_QUOTED)}… (${t.length} characters)`;
 }
 
+/**
+ * Each line trimmed, with every run of whitespace as one space (so indentation and spacing are not
+ * differences). One regex pass over all the lines rather than one per line: `\s` and trim() take the
+ * same characters, and a line holds no '\n'.
+ */
+export function comparisonKeys(lines: readonly string[]): string[] {
+  const keys = lines
+    .join('\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .split('\n');
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    if (key.length > 0 && (key.charCodeAt(0) === 32 || key.charCodeAt(key.length - 1) === 32)) {
+      keys[k] = key.trim();
+    }
+  }
+  return keys;
+}
+
 /** Lines at least this similar (after trimming) are shown as one changed line. */
 const PAIR_SIMILARITY = 0.4;
 
@@ -65,40 +88,43 @@ export function describeDifferences(
   region: { startLine: number; text: string },
   maxLines = MAX_DIFFERENCE_LINES,
 ): string[] {
-  const a = search.split('\n').map((l) => l.replace(/\r$/, ''));
+  const a = splitBlockLines(search);
   const b = region.text.split('\n');
-  const key = (l: string) => l.trim().replace(/\s+/g, ' ');
-  const diff = diffLines(a.map(key), b.map(key));
+  const ka = comparisonKeys(a);
+  const kb = comparisonKeys(b);
   const out: string[] = [];
   let i = 0; // SEARCH line index
   let j = 0; // region line index
-  let k = 0;
-  while (k < diff.length) {
-    if (diff[k].kind === ' ') {
+  // The aligned pairs directly (what diffLines renders): between two pairs, SEARCH lines i..pi are
+  // only in SEARCH and region lines j..pj only in the region.
+  const pairs = alignEqual(ka, kb, DIFF_CELLS);
+  for (let p = 0; p <= pairs.length; p++) {
+    const pi = p < pairs.length ? pairs[p][0] : a.length;
+    const pj = p < pairs.length ? pairs[p][1] : b.length;
+    if (pi === i && pj === j) {
       i++;
       j++;
-      k++;
       continue;
     }
     const removed: number[] = [];
     const added: number[] = [];
-    while (k < diff.length && diff[k].kind !== ' ') {
-      if (diff[k].kind === '-') {
-        removed.push(i++);
-      } else {
-        added.push(j++);
-      }
-      k++;
+    while (i < pi) {
+      removed.push(i++);
     }
-    const r = removed.filter((x) => a[x].trim() !== '');
-    const d = added.filter((x) => b[x].trim() !== '');
+    while (j < pj) {
+      added.push(j++);
+    }
+    i++;
+    j++;
+    const r = removed.filter((x) => ka[x] !== '');
+    const d = added.filter((x) => kb[x] !== '');
     // Pair a SEARCH line with a file line only when they look alike; the others stand alone.
     const onlySearch: number[] = [];
     const onlyFile: number[] = [];
     let x = 0;
     let y = 0;
     while (x < r.length || y < d.length) {
-      if (x < r.length && y < d.length && similarity(key(a[r[x]]), key(b[d[y]])) >= PAIR_SIMILARITY) {
+      if (x < r.length && y < d.length && similarity(ka[r[x]], kb[d[y]]) >= PAIR_SIMILARITY) {
         out.push(`- SEARCH line ${r[x] + 1}: ${quoteLine(a[r[x]])}`);
         out.push(`+ file line ${region.startLine + d[y]}: ${quoteLine(b[d[y]])}`);
         x++;

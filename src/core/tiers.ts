@@ -172,6 +172,10 @@ type Anchor = { text: string; line: number };
 
 /** Longest stable run and longest stable word run of one line, folded into the best so far. */
 function scanRuns(core: string, line: number, best: { any?: Anchor; word?: Anchor }): void {
+  if (!NON_ASCII.test(core)) {
+    scanAsciiRuns(core, line, best);
+    return;
+  }
   let runStart = 0;
   let wordStart = 0;
   const take = (from: number, to: number, which: 'any' | 'word') => {
@@ -196,6 +200,39 @@ function scanRuns(core: string, line: number, best: { any?: Anchor; word?: Ancho
     } else if (!isWordChar(c)) {
       take(wordStart, i, 'word');
       wordStart = i + 1;
+    }
+  }
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+/** Runs of stable ASCII characters (isUnstable: controls, space, quotes, '-'; dots in runs of three or more). */
+const ASCII_STABLE_RUN = /(?:[^\x00-\x20"'\-.]|(?<!\.)\.{1,2}(?!\.))+/g;
+/** Runs of ASCII word characters (isWordChar); none of them is unstable. */
+const ASCII_WORD_RUN = /[0-9A-Za-z_$]+/g;
+
+/**
+ * scanRuns for a line without non-ASCII characters, by regex: one native match per kind of run instead
+ * of a few calls per character (SEARCH is prepared once per block, so this code is usually cold).
+ */
+function scanAsciiRuns(core: string, line: number, best: { any?: Anchor; word?: Anchor }): void {
+  const runs = core.match(ASCII_STABLE_RUN);
+  if (runs) {
+    let longest = best.any ? best.any.text.length : 0;
+    for (let r = 0; r < runs.length; r++) {
+      if (runs[r].length > longest) {
+        longest = runs[r].length;
+        best.any = { text: runs[r], line };
+      }
+    }
+  }
+  const words = core.match(ASCII_WORD_RUN);
+  if (words) {
+    let longest = best.word ? best.word.text.length : 0;
+    for (let r = 0; r < words.length; r++) {
+      if (words[r].length > longest) {
+        longest = words[r].length;
+        best.word = { text: words[r], line };
+      }
     }
   }
 }
@@ -245,6 +282,12 @@ function alternativesFor(spec: SearchSpec, tier: Tier, k: number): SearchAlterna
   const info = tierInfo(tier);
   const fn = readingOf(tier).key;
   const line = spec.lines[k];
+  if (!info.stripsLineNumbers && !info.restoresTags) {
+    // The one reading as written (tiers 2-6): no lists to build and search.
+    const only = [{ key: fn(line), text: line, strippedLineNumber: false, restoredTags: [] }];
+    lines[k] = only;
+    return only;
+  }
   const texts: Array<{ text: string; strippedLineNumber: boolean; restoredTags: string[] }> = [
     { text: line, strippedLineNumber: false, restoredTags: [] },
   ];

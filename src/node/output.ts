@@ -1,5 +1,6 @@
 // How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
 // status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
+import { writeSync } from 'node:fs';
 import type { BatchStatus, BlockOutcome, BlockStatus } from '../core/types';
 
 /**
@@ -15,10 +16,33 @@ export function wireStatus(status: BlockStatus): WireBlockStatus {
 
 export const EXIT_CODES: Record<BatchStatus, number> = { applied: 0, not_found: 1, ambiguous: 2, invalid: 3 };
 
-/** Writes to an output that may be closed (`| head -0`): the exit code still tells the outcome. */
-export function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
+/**
+ * Writes to stdout (fd 1) or stderr (fd 2), which may be closed (`| head -0`): the exit code still tells
+ * the outcome. Written to the descriptor directly: process.stdout and process.stderr are made on first
+ * use, and making one loads the stream modules (for a pipe, net as well), a few milliseconds of every
+ * cold run. Only a descriptor that would block (EAGAIN: a non-blocking pipe its reader has not emptied)
+ * hands the rest to the stream, which waits for the reader.
+ */
+export function writeQuietly(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let done = 0;
   try {
-    stream.write(text);
+    while (done < bytes.length) {
+      done += writeSync(fd, bytes, done, bytes.length - done);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+      writeToStream(fd === 1 ? process.stdout : process.stderr, bytes.subarray(done));
+    }
+    // Anything else (EPIPE): the output is closed, nothing more to do.
+  }
+}
+
+function writeToStream(stream: NodeJS.WriteStream, bytes: Uint8Array): void {
+  // A reader that goes away meanwhile must not turn the outcome into a crash with exit 1.
+  stream.on('error', () => undefined);
+  try {
+    stream.write(bytes);
   } catch {
     // Output closed: nothing more to do.
   }
@@ -27,10 +51,10 @@ export function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
 /** Prints a report as JSON on stdout, or its message (on stderr when `toStderr`); returns the exit code. */
 export function printReport(json: { status: BatchStatus; message: string }, asJson: boolean, toStderr: boolean): number {
   if (asJson) {
-    writeQuietly(process.stdout, `${JSON.stringify(json, null, 2)}\n`);
+    writeQuietly(1, `${JSON.stringify(json, null, 2)}\n`);
   } else {
     const message = json.message.endsWith('\n') ? json.message : `${json.message}\n`;
-    writeQuietly(toStderr ? process.stderr : process.stdout, message);
+    writeQuietly(toStderr ? 2 : 1, message);
   }
   return EXIT_CODES[json.status];
 }

@@ -2,8 +2,10 @@
 // deletions, moves) under a root folder, all files or none. Every file's new content is computed first
 // through the same engine as `apply`; only when every hunk of every file places are files written, and
 // if a write fails, the files already written are put back as they were.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// `import x = require()`, not `import * as x`: the bundle would copy every export of a namespace import
+// into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
+import fs = require('node:fs');
+import path = require('node:path');
 import { formatName } from '../core/edits';
 import { applyEdits } from '../core/hunkPlacement';
 import { BlockParseError } from '../core/parser';

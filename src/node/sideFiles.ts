@@ -3,8 +3,10 @@
 // file is rewritten in place. The pid says whose they are, so leftovers of dead processes can be
 // told apart from files another run is writing right now.
 import type * as Crypto from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// `import x = require()`, not `import * as x`: the bundle would copy every export of a namespace import
+// into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
+import fs = require('node:fs');
+import path = require('node:path');
 
 export type SideKind = 'tmp' | 'bak';
 

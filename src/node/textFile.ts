@@ -3,8 +3,10 @@
 // see the old or the new file, never a mix. A file with several hard links is rewritten in place so every
 // name sees the edit; an fsynced backup copy of the old content exists while that happens.
 import { isUtf8 } from 'node:buffer';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// `import x = require()`, not `import * as x`: the bundle would copy every export of a namespace import
+// into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
+import fs = require('node:fs');
+import path = require('node:path');
 import { newSidePath, removeStaleTemps, sideFilesOf } from './sideFiles';
 
 export type TextFileProblem = 'not-found' | 'not-text' | 'changed' | 'io';
