@@ -74,7 +74,7 @@ export default tseslint.config(
   },
   {
     // The CLI's file handling never reaches into the editor adapters.
-    files: ['src/node/**/*.ts', 'src/cli.ts'],
+    files: ['src/node/**/*.ts', 'src/cli.ts', 'src/cliLoader.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

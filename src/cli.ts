@@ -167,7 +167,7 @@ function report(json: JsonReport, asJson: boolean, toStderr: boolean): number {
   return printReport(json, asJson, toStderr);
 }
 
-/** The package version, from the package.json above this script (dist/cli.js or out/src/cli.js). */
+/** The package version, from the package.json above this script (dist/cli-main.js or out/src/cli.js). */
 function readVersion(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     try {

@@ -1,0 +1,119 @@
+// Runs a CommonJS bundle through a V8 code cache, so that a cold CLI process deserializes the bytecode of
+// the functions an earlier run compiled instead of parsing and compiling them again (Node 20 has no
+// module.enableCompileCache). The cache is only ever an optimisation: whatever goes wrong with it (no
+// writable temp folder, a folder someone else owns, a damaged or stale file, concurrent runs) the bundle
+// runs the same way, compiled from source.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+
+/**
+ * The bundle's text goes inside Node's CommonJS wrapper. The head is a line of its own and the script
+ * starts one line early, so positions in stack traces are the bundle file's own lines and columns.
+ */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const WRAPPER_TAIL = '\n})';
+
+/** A cache file not written for this long is removed when another one is written (old versions and builds). */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Per-user folder for the cache files. In a shared temp folder it has to be a real directory of this
+ * user that nobody else can write: code read from it is run. Windows' temp folder is per user already.
+ */
+export function cacheDirectory(tmpdir = os.tmpdir()): string {
+  const uid = process.getuid?.();
+  return path.join(tmpdir, uid === undefined ? 'resilient-apply' : `resilient-apply-${uid}`);
+}
+
+function isPrivateDirectory(dir: string): boolean {
+  const stat = fs.lstatSync(dir);
+  const uid = process.getuid?.();
+  return stat.isDirectory() && (uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0));
+}
+
+/**
+ * The cache file holds V8's data twice. Node 20's V8 checks the data's header (V8 version, flags, source
+ * length) but no checksum of the rest, and deserializing damaged data can crash the process; two equal
+ * halves are the check, for the price of one memory compare (hashing would first load node:crypto, which
+ * costs a cold run more than the cache saves on small commands).
+ */
+export function readCacheData(file: string): Buffer | undefined {
+  if (!isPrivateDirectory(path.dirname(file))) {
+    return undefined;
+  }
+  const bytes = fs.readFileSync(file);
+  const half = bytes.length / 2;
+  const data = bytes.subarray(0, half);
+  return half > 0 && Number.isInteger(half) && data.equals(bytes.subarray(half)) ? data : undefined;
+}
+
+/** Writes `data` (twice) to `file` through a temp file and a rename: a concurrent run reads a whole file or none. */
+export function writeCacheData(file: string, data: () => Buffer): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!isPrivateDirectory(dir)) {
+    return;
+  }
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    const bytes = data();
+    fs.writeFileSync(temp, Buffer.concat([bytes, bytes]), { flag: 'wx', mode: 0o600 });
+    fs.renameSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  removeStaleCaches(dir, file);
+}
+
+function removeStaleCaches(dir: string, keep: string): void {
+  const now = Date.now();
+  for (const name of fs.readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (file !== keep && /\.cache$|\.tmp$/.test(name)) {
+      try {
+        if (now - fs.statSync(file).mtimeMs > STALE_MS) {
+          fs.rmSync(file, { force: true });
+        }
+      } catch {
+        // Another run removed it first.
+      }
+    }
+  }
+}
+
+export interface CachedRun {
+  /** Whether V8 accepted cache data for this run (false: none, unreadable or rejected). */
+  usedCache: boolean;
+}
+
+/**
+ * Compiles and runs the CommonJS bundle `file` (with the caller's `require` and `module`, so the caller
+ * must sit in the same folder) using the cache file `cacheFile`, and when there was no usable cache
+ * writes one as the process exits: by then it also holds the functions compiled lazily during the run.
+ * `cacheFile` must name this exact bundle text (e.g. by a hash of it): V8 itself only checks the length.
+ */
+export function runWithCodeCache(file: string, cacheFile: string, require: NodeJS.Require, module: NodeJS.Module): CachedRun {
+  const source = WRAPPER_HEAD + fs.readFileSync(file, 'utf8') + WRAPPER_TAIL;
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readCacheData(cacheFile);
+  } catch {
+    // No cache yet, or an unusable folder: compile from source.
+  }
+  const script = new vm.Script(source, { filename: file, lineOffset: -1, cachedData });
+  const usedCache = cachedData !== undefined && !script.cachedDataRejected;
+  if (!usedCache) {
+    process.once('exit', () => {
+      try {
+        writeCacheData(cacheFile, () => script.createCachedData());
+      } catch {
+        // A read-only or full temp folder: the next run compiles from source again.
+      }
+    });
+  }
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, require, module, file, path.dirname(file));
+  return { usedCache };
+}
