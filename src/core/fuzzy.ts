@@ -524,7 +524,9 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     const n = search.length;
     const minSize = Math.max(1, n - 3);
     const maxSize = n + 3;
-    const refineCount = Math.min(seeds.length, maxCandidates + 1);
+    // A search the exact lines settled skips this: its regions take their edges from that evidence
+    // (settle, below), and the climb would score a dozen windows more for no better first candidate.
+    const refineCount = settled ? 0 : Math.min(seeds.length, maxCandidates + 1);
     for (let s = 0; s < refineCount; s++) {
       let { start: a, end: b, score: best } = seeds[s];
       // Edge moves shift a score by little; a region far below minScore will not make it.
