@@ -224,10 +224,15 @@ const MAX_VOTES_PER_LINE = 64;
 const SIGNATURE_BUCKETS = 1 << 12;
 /** Leading key characters in the signature. */
 const SIGNATURE_HEAD = 8;
+/**
+ * Trailing key characters in the signature. Lines of one file often share their first eight (function
+ * declarations, `return node`, `node.type...`); the end tells them apart ("(node, body) {").
+ */
+const SIGNATURE_TAIL = 6;
 
 /**
  * A cheap signature of lineKey(line) read from `from` (past the indentation): its first SIGNATURE_HEAD
- * and its last two characters, without reading the rest of the line. Rules out almost every line
+ * and its last SIGNATURE_TAIL characters, without reading the rest of the line. Rules out almost every line
  * before it is compared (lines of one file often share their first few characters, and their last).
  */
 function keySignature(line: string, from: number): number {
@@ -250,24 +255,25 @@ function keySignature(line: string, from: number): number {
       taken++;
     }
   }
-  // The last two characters, read backwards (an ellipsis supplies both as dots).
-  let tail = 0;
-  for (let i = line.length - 1, got = 0; i >= from && got < 2; i--) {
+  // The last SIGNATURE_TAIL characters, read backwards (an ellipsis supplies up to three dots).
+  let got = 0;
+  for (let i = line.length - 1; i >= from && got < SIGNATURE_TAIL; i--) {
     const raw = line.charCodeAt(i);
     const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
     }
-    // Kept a small integer (<< and |), so the hot pass never handles a heap number.
     if (c === ELLIPSIS) {
-      tail = got === 0 ? (46 << 16) | 46 : (tail << 16) | 46;
-      got = 2;
+      for (let k = Math.min(3, SIGNATURE_TAIL - got); k > 0; k--) {
+        sig = Math.imul(sig ^ 46, 0x01000193);
+        got++;
+      }
     } else {
-      tail = (tail << 16) | c;
+      sig = Math.imul(sig ^ c, 0x01000193);
       got++;
     }
   }
-  return Math.imul(sig ^ tail, 0x01000193) >>> 0;
+  return sig >>> 0;
 }
 
 /** FNV-1a of lineKey(line) read from `from`, without building the key (whitespace skipped, quotes and dashes folded). */
