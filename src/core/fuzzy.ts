@@ -496,10 +496,13 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     return score;
   };
 
+  // The exact-line pass's findings, also where findTwins looks for the best region's twins.
+  let exact: ExactLines | undefined;
   try {
     // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone.
     const seeds: FuzzyWindow[] = [];
-    for (const region of evidenceSeeds(docLines, lines, searchKeys, budget)) {
+    exact = scanExactLines(docLines, lines, searchKeys, budget);
+    for (const region of exact ? evidenceSeeds(exact, searchKeys.length, budget) : []) {
       seeds.push({ ...region, score: scoreOf(region.start, region.end) });
       // The span of the agreeing lines leaves out SEARCH's edge lines that match only loosely; the
       // window of SEARCH's size where the exact lines put SEARCH's first line covers them.
@@ -599,7 +602,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     // The best region's twins (the same lines, up to indentation and trailing whitespace) score the
     // same: they are listed right after it, so a twin is never hidden behind its neighbour.
     taken.push(top);
-    for (const twin of findTwins(docLines, lines.nonBlank, top, budget)) {
+    for (const twin of findTwins(docLines, lines.nonBlank, top, budget, exact)) {
       if (taken.length >= maxCandidates) {
         break;
       }
@@ -642,24 +645,20 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
 }
 
 /**
- * Up to three regions (non-blank coordinates) supported by document lines equal to SEARCH lines (by
- * lineKey): each such line votes for the start it implies; the best starts take every agreeing line
- * within a few lines of their diagonal (dropped or invented lines shift it), and the region spans from
- * the first to the last of them, so invented first/last SEARCH lines are left out and gaps are bridged.
- * One pass over the non-blank lines (ExactLines; most are ruled out by a few characters from their
- * ends), counted as work as a pass over all their characters; skipped for documents above
- * EVIDENCE_SCAN_CHARS and when the budget cannot afford it.
+ * The exact-line pass: which non-blank lines equal (by lineKey) which SEARCH lines. One pass over the
+ * non-blank lines (ExactLines; most are ruled out by a few characters from their ends), counted as work
+ * as a pass over all their characters; skipped (undefined) for SEARCH of fewer than two lines, for
+ * documents above EVIDENCE_SCAN_CHARS and when the budget cannot afford it.
  */
-function evidenceSeeds(
+function scanExactLines(
   docLines: readonly string[],
   lines: MeasuredLines,
   searchKeys: readonly string[],
   budget: Budget,
-): Array<{ start: number; end: number }> {
-  const n = searchKeys.length;
+): ExactLines | undefined {
   const chars = lines.nonBlankChars;
-  if (n < 2 || chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
-    return [];
+  if (searchKeys.length < 2 || chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
+    return undefined;
   }
   budget.spend(chars);
   // Each non-blank line is ruled out by a few characters from its ends (measureLines measured its
@@ -670,6 +669,17 @@ function evidenceSeeds(
   for (let j = 0; j < nonBlank.length; j++) {
     exact.visit(docLines[nonBlank[j]], leads[j], j);
   }
+  return exact;
+}
+
+/**
+ * Up to three regions (non-blank coordinates) supported by document lines equal to SEARCH lines (by
+ * lineKey, found by scanExactLines for the n SEARCH lines): each such line votes for the start it
+ * implies; the best starts take every agreeing line within a few lines of their diagonal (dropped or
+ * invented lines shift it), and the region spans from the first to the last of them, so invented
+ * first/last SEARCH lines are left out and gaps are bridged.
+ */
+function evidenceSeeds(exact: ExactLines, n: number, budget: Budget): Array<{ start: number; end: number }> {
   // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
   const matches: Array<[number, number]> = [];
   const votes = new Map<number, number>();
@@ -716,10 +726,12 @@ function evidenceSeeds(
 
 /**
  * Other places holding the same non-blank lines as window [a, b) (non-blank coordinates), compared
- * trimmed, so they score exactly as it does. One pass over the non-blank lines, counted as work; a
- * pass the budget cannot afford is cut short (and the result marked truncated).
+ * trimmed, so they score exactly as it does; taken left to right, each clear of the one before. Where
+ * the exact-line pass has a complete list of the lines sharing a key with one of the window's lines,
+ * only the starts that list implies are tried (see twinStarts); otherwise one pass over the non-blank
+ * lines. Counted as work; a pass the budget cannot afford is cut short (and the result marked truncated).
  */
-function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWindow, budget: Budget): FuzzyWindow[] {
+function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWindow, budget: Budget, exact?: ExactLines): FuzzyWindow[] {
   const len = w.end - w.start;
   const want: string[] = [];
   for (let j = w.start; j < w.end; j++) {
@@ -727,6 +739,28 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
   }
   const out: FuzzyWindow[] = [];
   const M = nonBlank.length;
+  // The full pass tries at most M - len + 1 starts of up to len + 1 work each: a search that could not
+  // afford that takes the full pass, which is cut short exactly where it always was.
+  const starts = exact && budget.used + (M - len + 1) * (len + 1) <= budget.cap ? twinStarts(exact, w.start, w.end) : undefined;
+  if (starts) {
+    let next = 0; // the first start clear of the last twin taken
+    for (const j of starts) {
+      if (j < next || j === w.start || j + len > M) {
+        continue;
+      }
+      budget.used++;
+      let k = 0;
+      while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
+        k++;
+      }
+      budget.used += k;
+      if (k === len) {
+        out.push({ start: j, end: j + len, score: w.score });
+        next = j + len;
+      }
+    }
+    return out;
+  }
   // want[0] is non-empty (a non-blank line, trimmed): a line that ends in neither its last character
   // nor white space is ruled out here, before the call (most lines are).
   const wantLast = want[0].charCodeAt(want[0].length - 1);
@@ -754,6 +788,30 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
     }
   }
   return out;
+}
+
+/**
+ * Every start (non-blank coordinates, ascending, possibly negative) at which a twin of window [a, b)
+ * could begin, from the exact-line pass: if line a + k of the window has a key whose list of document
+ * lines is complete, a twin at j has the same trimmed line, hence the same key, at j + k, so j is one
+ * of that list's lines minus k. The shortest such list; undefined when no line of the window has one.
+ */
+function twinStarts(exact: ExactLines, a: number, b: number): number[] | undefined {
+  let best: readonly number[] | undefined;
+  let offset = 0;
+  for (const docs of exact.docLines) {
+    if (docs.length > MAX_VOTES_PER_LINE || (best && docs.length >= best.length)) {
+      continue; // past the vote limit the list stops growing: not complete
+    }
+    for (const j of docs) {
+      if (j >= a && j < b) {
+        best = docs;
+        offset = j - a;
+        break;
+      }
+    }
+  }
+  return best?.map((j) => j - offset);
 }
 
 /** line.trim() === want, without building the trimmed string (most lines differ in their first characters). */

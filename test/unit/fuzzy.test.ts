@@ -307,3 +307,58 @@ test('fuzzy: the work cap truncates a huge adversarial input deterministically',
     false,
   );
 });
+
+test('fuzzy: every copy of the best region (re-indented, trailing spaces, blank lines inside) is listed with it, near copies are not', () => {
+  // The region's first line also stands alone all over the file (more often than a line may vote), and
+  // in the second file every one of its lines does: the copies are found through the
+  // exact-line pass's lists in the first file and by the pass over all lines in the second.
+  const region = [
+    'return null;',
+    'function pick(items, key) {',
+    '  const seen = new Set();',
+    '  for (const item of items) {',
+    '    if (seen.has(item[key])) continue;',
+    '    seen.add(item[key]);',
+    '  }',
+    '  return [...seen];',
+  ];
+  const search = region.map((l) => l.replace('new Set()', 'new Sett()'));
+  for (const scattered of [[region[0]], region]) {
+    const lines: string[] = [];
+    const copies: Array<[number, number]> = [];
+    const copy = (text: string[]): void => {
+      copies.push([lines.length, lines.length + text.length]);
+      lines.push(...text);
+    };
+    for (let i = 0; i < 700; i++) {
+      if (scattered.length > 1 || i % 4 === 2) {
+        lines.push(scattered[i % scattered.length]);
+      }
+      lines.push(`const v${i} = compute(${i}, 'k${i}');`);
+      if (i === 40) {
+        copy(region);
+      } else if (i === 120) {
+        copy(region.flatMap((l, k) => (k === 4 ? ['', `    ${l}`] : [`    ${l}`])));
+      } else if (i === 200) {
+        copy(region.map((l) => `${l}  \t`));
+      } else if (i === 250) {
+        lines.push(...region.slice(0, -1)); // a near copy: its last line missing
+      } else if (i === 280) {
+        lines.push(...region.map((l, k) => (k === 5 ? '    seen.add(item.id);' : l))); // a near copy: one line changed
+      } else if (i === 300) {
+        copy(region);
+        copy(region); // back to back
+      } else if (i >= 400 && i % 50 === 0) {
+        copy(region); // past where the first line's list stops growing (more copies than evidence regions)
+      }
+    }
+    const r = findFuzzyCandidates(lines, search, { maxCandidates: 16, minScore: 0.3 });
+    const best = r.windows[0].score;
+    assert.deepEqual(
+      r.windows.filter((w) => w.score === best).map((w) => [w.start, w.end]),
+      copies,
+      `scattered ${scattered.length}: ${JSON.stringify(r.windows)}`,
+    );
+    assert.ok(r.windows.filter((w) => w.score !== best).every((w) => w.score < best));
+  }
+});
