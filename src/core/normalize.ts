@@ -148,11 +148,13 @@ export function unicodeDifferences(a: string, b: string): UnicodeKind[] {
 // ---- line-number prefixes -------------------------------------------------------------------------
 
 /**
- * `12 | code`, `12: code`, `12→code`, cat -n `    12\tcode`. A space after the separator stays with the
- * line: every numbered line then carries it, and the indentation relation removes it as a common prefix
- * (views such as `12→code` put none there, so taking one would cut into the code's indentation).
+ * `12 | code`, `12: code`, `12→code`, cat -n `    12\tcode`. One space after a bar or a colon belongs to
+ * the prefix (the view puts it there, as the block parser also reads it); none after an arrow, whose
+ * views put none, so taking one would cut into the code's indentation. Left with the line, that space
+ * would have to be told from the code's own indentation by the indentation relation, which cannot when
+ * the view also expanded tabs ("12: " + 8 spaces for one tab) or the model shifted the block.
  */
-const LINE_NUMBER_RE = /^[ \t]*\d+(?:[ \t]?[|\u2502\u2192:]|\t)/;
+const LINE_NUMBER_RE = /^[ \t]*\d+(?:[ \t]?[|\u2502:] ?|[ \t]?\u2192|\t)/;
 
 /** The line without a numbered-view prefix, or undefined when it has none. */
 export function stripLineNumber(line: string): string | undefined {

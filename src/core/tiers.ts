@@ -719,9 +719,7 @@ function describeNormalisations(doc: DocLines, occ: Occurrence, pairs: ReadonlyA
   if (at('trailing-whitespace') && pairs.some(([s, d]) => trailing(s) !== trailing(d))) {
     notes.push('matched after ignoring trailing whitespace');
   }
-  // The space after a line-number separator is removed as a common prefix: part of the prefix, not news.
-  const numberSpace = occ.lineNumbersStripped && occ.indent.kind === 'remove' && occ.indent.prefix === ' ';
-  if (occ.indent.kind !== 'identity' && !numberSpace) {
+  if (occ.indent.kind !== 'identity') {
     const what = occ.indent.kind === 'columns' && occ.indent.num === occ.indent.den ? 'tabs vs spaces' : describeIndentMap(occ.indent);
     notes.push(`matched after normalising indentation (${what})`);
   }

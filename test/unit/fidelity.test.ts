@@ -136,6 +136,26 @@ describe('class 3: identity keeps REPLACE indentation byte for byte', () => {
   });
 });
 
+describe('class 3b: a numbered view of tab-indented code with its tabs expanded', () => {
+  // "221: " + the line with each tab shown as 8 spaces: the space after the colon is the view's, not
+  // the code's (property seed 2, case 94182 wrote three tabs where two belong).
+  const doc = 'void f(void)\n{\n\tfree( b->data );\n\tb->data = NULL;\n}\n';
+  const view = (n: number, line: string) => `${n}: ${line.replace(/\t/g, ' '.repeat(8))}`;
+
+  test('a new line two levels deep gets two tabs, one level deep one', () => {
+    const search = [view(3, '\tfree( b->data );'), view(4, '\tb->data = NULL;')].join('\n');
+    const replace = [view(3, '\tfree( b->data );'), view(4, '\t\tzqcall();'), view(5, '\tb->data = NULL;')].join('\n');
+    assert.equal(content(doc, search, replace), 'void f(void)\n{\n\tfree( b->data );\n\t\tzqcall();\n\tb->data = NULL;\n}\n');
+  });
+
+  test('a `12 | ` view of a block the model shifted one tab left: the new line gets the tab back (seed 2, case 4258)', () => {
+    const perl = 'sub f {\n\tif ($x) {\n\t    warn "x";\n\t}\n}\n';
+    const search = ['2 | if ($x) {', '3 |     warn "x";'].join('\n');
+    const replace = ['2 | if ($x) {', '3 |     warn "x";', '4 | \tzqcall();'].join('\n');
+    assert.equal(content(perl, search, replace), 'sub f {\n\tif ($x) {\n\t    warn "x";\n\t\tzqcall();\n\t}\n}\n');
+  });
+});
+
 describe("class 4: changed lines keep the file's characters", () => {
   test('em dash', () => {
     assert.equal(content('Total — 10 items\n', 'Total - 10 items', 'Total - 12 items'), 'Total — 12 items\n');
