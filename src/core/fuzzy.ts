@@ -216,8 +216,12 @@ function keyCode(c: number): number {
   return c === 0x2026 ? ELLIPSIS : c;
 }
 
-/** Documents up to this many characters get the whole-document exact-line scan (see evidenceSeeds). */
-const EVIDENCE_SCAN_CHARS = 4_000_000;
+/**
+ * Documents up to this many characters get the whole-document exact-line scan (see scanExactLines). It
+ * reads a few characters of most lines, and what it finds usually spares the bag-of-bigrams pass over
+ * every character: worth it up to files of about 150,000 lines; beyond, the work cap needs its share.
+ */
+const EVIDENCE_SCAN_CHARS = 8_000_000;
 /** A line occurring more often than this in the document casts no vote (closing braces and the like). */
 const MAX_VOTES_PER_LINE = 64;
 /** Buckets of the signature pre-test (a bit each). */
