@@ -482,111 +482,170 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   }
   const searchKeys = search.map(lineKey);
   const lines = measureLines(docLines, budget);
-  const M = lines.nonBlank.length;
-  if (M === 0) {
+  if (lines.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
 
   const scorer = new WindowScorer(docLines, lines.nonBlank, search, searchKeys, budget);
-  const scored = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end, in non-blank coordinates
-  const scoreOf = (a: number, b: number): number => {
-    const key = a * (M + 1) + b;
-    const known = scored.get(key);
-    if (known) {
-      return known.score;
-    }
-    const score = scorer.score(a, b);
-    scored.set(key, { start: a, end: b, score });
-    return score;
-  };
-
+  const windows = new ScoredWindows(scorer, lines.nonBlank.length);
   // The exact-line pass's findings, also where findTwins looks for the best region's twins.
   let exact: ExactLines | undefined;
-  try {
-    // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone.
-    const seeds: FuzzyWindow[] = [];
+  untilCapReached(() => {
     exact = scanExactLines(docLines, lines, searchKeys, budget);
-    for (const region of exact ? evidenceSeeds(exact, searchKeys.length, budget) : []) {
-      seeds.push({ ...region, score: scoreOf(region.start, region.end) });
-      // The span of the agreeing lines leaves out SEARCH's edge lines that match only loosely; the
-      // window of SEARCH's size where the exact lines put SEARCH's first line covers them.
-      const whole = scorer.realign(region.start, region.end);
-      if (whole && (whole.start !== region.start || whole.end !== region.end)) {
-        seeds.push({ ...whole, score: scoreOf(whole.start, whole.end) });
-      }
-    }
+    // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone.
+    const seeds = exact ? evidenceRegions(exact, searchKeys.length, windows, scorer, budget) : [];
     const settled = seeds.some((w) => w.score >= SETTLED_SCORE && scorer.exactShare(w.start, w.end) >= SETTLED_SHARE);
     if (options.everyRival || !settled) {
-      for (const seed of prefilter(docLines, lines, search, maxCandidates, budget, options.scratch ?? new FuzzyScratch())) {
-        let best: FuzzyWindow = { start: seed.start, end: seed.end, score: scoreOf(seed.start, seed.end) };
-        // In repetitive code the bag-of-bigrams prefilter can sit a few lines off the true region;
-        // lines that equal SEARCH lines vote for where it really starts.
-        const voted = scorer.realign(seed.start, seed.end);
-        if (voted && (voted.start !== best.start || voted.end !== best.end)) {
-          const score = scoreOf(voted.start, voted.end);
-          if (score > best.score) {
-            best = { ...voted, score };
-          }
-        }
-        seeds.push(best);
-      }
+      const scratch = options.scratch ?? new FuzzyScratch();
+      seeds.push(...lookAlikeRegions(prefilter(docLines, lines, search, maxCandidates, budget, scratch), windows, scorer));
     }
     seeds.sort(byScoreThenStart);
-
-    // Refine the most promising regions: move each edge by one line while the score improves.
-    const n = search.length;
-    const minSize = Math.max(1, n - 3);
-    const maxSize = n + 3;
-    // A search the exact lines settled skips this: its regions take their edges from that evidence
-    // (settle, below), and the climb would score a dozen windows more for no better first candidate.
-    const refineCount = settled ? 0 : Math.min(seeds.length, maxCandidates + 1);
-    for (let s = 0; s < refineCount; s++) {
-      let { start: a, end: b, score: best } = seeds[s];
-      // Edge moves shift a score by little; a region far below minScore will not make it.
-      if (best + refineReach(n) < options.minScore) {
-        continue;
-      }
-      // First improvement wins; a few steps fix a dropped or added first or last line.
-      for (let step = 0; step < MAX_REFINE_STEPS; step++) {
-        let moved = false;
-        for (const [da, db] of EDGE_MOVES) {
-          const na = a + da;
-          const nb = b + db;
-          if (na < 0 || nb > M || nb - na < minSize || nb - na > maxSize) {
-            continue;
-          }
-          const sc = scoreOf(na, nb);
-          if (sc > best + 1e-9) {
-            best = sc;
-            a = na;
-            b = nb;
-            moved = true;
-            break;
-          }
-        }
-        if (!moved) {
-          break;
-        }
-      }
+    // A search the exact lines settled skips the climb: its regions take their edges from that
+    // evidence (settleLeading), and the climb would score a dozen windows more for no better first candidate.
+    if (!settled) {
+      refineEdges(seeds.slice(0, maxCandidates + 1), windows, search.length, options.minScore);
     }
+  });
+  const all = settleLeading(windows, scorer);
+  const taken = pickCandidates(all, findTwinsOf(docLines, lines.nonBlank, budget, exact), maxCandidates, options.minScore);
+  const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
+    start: lines.nonBlank[w.start],
+    end: lines.nonBlank[w.end - 1] + 1,
+    score: w.score,
+  });
+  const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
+  const rival = strongestRival(all, taken);
+  if (rival) {
+    result.rival = toDoc(rival);
+  }
+  return result;
+}
+
+/** Runs a stage of the search; reaching the work cap ends it early (the search goes on with what it has). */
+function untilCapReached(stage: () => void): void {
+  try {
+    stage();
   } catch (e) {
     if (e !== WORK_CAP_REACHED) {
       throw e;
     }
   }
+}
 
-  // The leading windows settle on their exact evidence (see WindowScorer.settle) and stand in for it.
-  let all = [...scored.values()].sort(byScoreThenStart);
-  try {
+/** Every window scored so far (non-blank coordinates), each scored once. */
+class ScoredWindows {
+  private readonly byKey = new Map<number, FuzzyWindow>(); // key: start * (M + 1) + end
+
+  constructor(
+    private readonly scorer: WindowScorer,
+    /** Non-blank document lines. */
+    readonly M: number,
+  ) {}
+
+  score(a: number, b: number): number {
+    const key = a * (this.M + 1) + b;
+    const known = this.byKey.get(key);
+    if (known) {
+      return known.score;
+    }
+    const score = this.scorer.score(a, b);
+    this.byKey.set(key, { start: a, end: b, score });
+    return score;
+  }
+
+  all(): FuzzyWindow[] {
+    return [...this.byKey.values()];
+  }
+}
+
+/**
+ * The regions the exact lines support (evidenceSeeds), each with the window of SEARCH's size where they
+ * put SEARCH's first line: the span of the agreeing lines leaves out SEARCH's edge lines that match only loosely.
+ */
+function evidenceRegions(exact: ExactLines, n: number, windows: ScoredWindows, scorer: WindowScorer, budget: Budget): FuzzyWindow[] {
+  const seeds: FuzzyWindow[] = [];
+  for (const region of evidenceSeeds(exact, n, budget)) {
+    seeds.push({ ...region, score: windows.score(region.start, region.end) });
+    const whole = scorer.realign(region.start, region.end);
+    if (whole && (whole.start !== region.start || whole.end !== region.end)) {
+      seeds.push({ ...whole, score: windows.score(whole.start, whole.end) });
+    }
+  }
+  return seeds;
+}
+
+/**
+ * The prefilter's look-alike regions, scored. In repetitive code the bag-of-bigrams prefilter can sit a
+ * few lines off the true region; lines that equal SEARCH lines vote for where it really starts.
+ */
+function lookAlikeRegions(
+  regions: ReadonlyArray<{ start: number; end: number }>,
+  windows: ScoredWindows,
+  scorer: WindowScorer,
+): FuzzyWindow[] {
+  const seeds: FuzzyWindow[] = [];
+  for (const seed of regions) {
+    let best: FuzzyWindow = { start: seed.start, end: seed.end, score: windows.score(seed.start, seed.end) };
+    const voted = scorer.realign(seed.start, seed.end);
+    if (voted && (voted.start !== best.start || voted.end !== best.end)) {
+      const score = windows.score(voted.start, voted.end);
+      if (score > best.score) {
+        best = { ...voted, score };
+      }
+    }
+    seeds.push(best);
+  }
+  return seeds;
+}
+
+/** Moves each edge of the seeds by one line while the score improves (first improvement wins, a few steps). */
+function refineEdges(seeds: readonly FuzzyWindow[], windows: ScoredWindows, n: number, minScore: number): void {
+  const minSize = Math.max(1, n - 3);
+  const maxSize = n + 3;
+  for (const seed of seeds) {
+    let { start: a, end: b, score: best } = seed;
+    // Edge moves shift a score by little; a region far below minScore will not make it.
+    if (best + refineReach(n) < minScore) {
+      continue;
+    }
+    // A few steps fix a dropped or added first or last line.
+    for (let step = 0; step < MAX_REFINE_STEPS; step++) {
+      let moved = false;
+      for (const [da, db] of EDGE_MOVES) {
+        const na = a + da;
+        const nb = b + db;
+        if (na < 0 || nb > windows.M || nb - na < minSize || nb - na > maxSize) {
+          continue;
+        }
+        const sc = windows.score(na, nb);
+        if (sc > best + 1e-9) {
+          best = sc;
+          a = na;
+          b = nb;
+          moved = true;
+          break;
+        }
+      }
+      if (!moved) {
+        break;
+      }
+    }
+  }
+}
+
+/** Every scored window, best first, the leading ones settled on their exact evidence (WindowScorer.settle). */
+function settleLeading(windows: ScoredWindows, scorer: WindowScorer): FuzzyWindow[] {
+  let all = windows.all().sort(byScoreThenStart);
+  untilCapReached(() => {
     const settled: FuzzyWindow[] = [];
     for (const w of all.slice(0, SETTLED_WINDOWS)) {
       const r = scorer.settle(w.start, w.end);
-      settled.push(r && (r.start !== w.start || r.end !== w.end) ? { ...r, score: scoreOf(r.start, r.end) } : w);
+      settled.push(r && (r.start !== w.start || r.end !== w.end) ? { ...r, score: windows.score(r.start, r.end) } : w);
     }
     const keys = new Set<number>();
     all = [...settled, ...all.slice(SETTLED_WINDOWS)]
       .filter((w) => {
-        const key = w.start * (M + 1) + w.end;
+        const key = w.start * (windows.M + 1) + w.end;
         if (keys.has(key)) {
           return false;
         }
@@ -594,19 +653,26 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
         return true;
       })
       .sort(byScoreThenStart);
-  } catch (e) {
-    if (e !== WORK_CAP_REACHED) {
-      throw e;
-    }
-  }
-  // Best first; after taking a window drop every window overlapping it.
+  });
+  return all;
+}
+
+/**
+ * The candidates: best first, after taking a window every window overlapping it dropped. The best
+ * region's twins (the same lines, up to indentation and trailing whitespace) score the same: they are
+ * listed right after it, so a twin is never hidden behind its neighbour.
+ */
+function pickCandidates(
+  all: readonly FuzzyWindow[],
+  twinsOf: (w: FuzzyWindow) => FuzzyWindow[],
+  maxCandidates: number,
+  minScore: number,
+): FuzzyWindow[] {
   const taken: FuzzyWindow[] = [];
   const top = all[0];
-  if (top && top.score >= options.minScore) {
-    // The best region's twins (the same lines, up to indentation and trailing whitespace) score the
-    // same: they are listed right after it, so a twin is never hidden behind its neighbour.
+  if (top && top.score >= minScore) {
     taken.push(top);
-    for (const twin of findTwins(docLines, lines.nonBlank, top, budget, exact)) {
+    for (const twin of twinsOf(top)) {
       if (taken.length >= maxCandidates) {
         break;
       }
@@ -616,7 +682,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     }
   }
   for (const w of all) {
-    if (taken.length >= maxCandidates || w.score < options.minScore) {
+    if (taken.length >= maxCandidates || w.score < minScore) {
       break;
     }
     if (taken.some((t) => overlapOf(w, t) > 0)) {
@@ -624,28 +690,36 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     }
     taken.push(w);
   }
-  taken.sort(byScoreThenStart);
-  // The strongest rival of the best region: any scored window that is mostly elsewhere (it overlaps
-  // the best by at most half), listed or not. Placing without the user needs a clear lead over it.
+  return taken.sort(byScoreThenStart);
+}
+
+/**
+ * The strongest rival of the best region: any scored window that is mostly elsewhere (it overlaps the
+ * best by at most half), listed or not. Placing without the user needs a clear lead over it.
+ */
+function strongestRival(all: readonly FuzzyWindow[], taken: readonly FuzzyWindow[]): FuzzyWindow | undefined {
+  const top = all[0];
+  if (!top) {
+    return undefined;
+  }
   let rival: FuzzyWindow | undefined;
-  if (top) {
-    const half = (top.end - top.start) / 2;
-    for (const w of [...taken, ...all]) {
-      if (w !== top && overlapOf(w, top) <= half && (!rival || w.score > rival.score)) {
-        rival = w;
-      }
+  const half = (top.end - top.start) / 2;
+  for (const w of [...taken, ...all]) {
+    if (w !== top && overlapOf(w, top) <= half && (!rival || w.score > rival.score)) {
+      rival = w;
     }
   }
-  const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
-    start: lines.nonBlank[w.start],
-    end: lines.nonBlank[w.end - 1] + 1,
-    score: w.score,
-  });
-  const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
-  if (rival) {
-    result.rival = toDoc(rival);
-  }
-  return result;
+  return rival;
+}
+
+/** findTwins bound to this search's document and exact-line lists. */
+function findTwinsOf(
+  docLines: readonly string[],
+  nonBlank: Int32Array,
+  budget: Budget,
+  exact: ExactLines | undefined,
+): (w: FuzzyWindow) => FuzzyWindow[] {
+  return (w) => findTwins(docLines, nonBlank, w, budget, exact);
 }
 
 /**
