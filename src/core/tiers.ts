@@ -215,26 +215,19 @@ const ASCII_WORD_RUN = /[0-9A-Za-z_$]+/g;
  * of a few calls per character (SEARCH is prepared once per block, so this code is usually cold).
  */
 function scanAsciiRuns(core: string, line: number, best: { any?: Anchor; word?: Anchor }): void {
-  const runs = core.match(ASCII_STABLE_RUN);
-  if (runs) {
-    let longest = best.any ? best.any.text.length : 0;
-    for (let r = 0; r < runs.length; r++) {
-      if (runs[r].length > longest) {
-        longest = runs[r].length;
-        best.any = { text: runs[r], line };
-      }
+  best.any = longestRun(core.match(ASCII_STABLE_RUN), line, best.any);
+  best.word = longestRun(core.match(ASCII_WORD_RUN), line, best.word);
+}
+
+/** The first of the longest runs, if longer than the best so far (which it otherwise returns). */
+function longestRun(runs: RegExpMatchArray | null, line: number, current: Anchor | undefined): Anchor | undefined {
+  let best = current;
+  for (const run of runs ?? []) {
+    if (run.length > (best ? best.text.length : 0)) {
+      best = { text: run, line };
     }
   }
-  const words = core.match(ASCII_WORD_RUN);
-  if (words) {
-    let longest = best.word ? best.word.text.length : 0;
-    for (let r = 0; r < words.length; r++) {
-      if (words[r].length > longest) {
-        longest = words[r].length;
-        best.word = { text: words[r], line };
-      }
-    }
-  }
+  return best;
 }
 
 export function prepareSearch(search: string): SearchSpec {

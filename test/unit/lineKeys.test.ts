@@ -7,18 +7,7 @@ import * as assert from 'node:assert/strict';
 import { stripLineNumber, tokenKey } from '../../src/core/normalize';
 import { prepareSearch } from '../../src/core/tiers';
 import { comparisonKeys } from '../../src/core/lineDiff';
-
-/** Deterministic generator (mulberry32), so a failure names a case that can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../shared/seededRandom';
 
 const ALPHABET = [
   'a',
@@ -154,7 +143,7 @@ function anchorsByCharacter(lines: readonly string[]): { any?: { text: string; l
 
 describe('line readings written with regexes agree with their definitions', () => {
   test('tokenKey', () => {
-    const next = rng(7);
+    const next = seededRandom(7);
     for (let n = 0; n < 20_000; n++) {
       const line = randomLine(next, 24);
       assert.equal(tokenKey(line), tokenKeyByCharacter(line), JSON.stringify(line));
@@ -162,7 +151,7 @@ describe('line readings written with regexes agree with their definitions', () =
   });
 
   test('the anchors of a SEARCH (longest stable run, longest word)', () => {
-    const next = rng(11);
+    const next = seededRandom(11);
     for (let n = 0; n < 5_000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(next() * 4) }, () => randomLine(next, 16));
       const spec = prepareSearch(lines.join('\n'));
@@ -173,7 +162,7 @@ describe('line readings written with regexes agree with their definitions', () =
   });
 
   test('comparison keys: trimmed, every run of whitespace one space', () => {
-    const next = rng(13);
+    const next = seededRandom(13);
     for (let n = 0; n < 2_000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(next() * 5) }, () => randomLine(next, 16).replace(/\n/g, ''));
       assert.deepEqual(
