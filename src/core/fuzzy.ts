@@ -240,17 +240,23 @@ const SIGNATURE_TAIL = 6;
  * before it is compared (lines of one file often share their first few characters, and their last).
  */
 function keySignature(line: string, from: number): number {
-  let sig = 0x811c9dc5;
-  let taken = 0;
-  for (let i = from; i < line.length && taken < SIGNATURE_HEAD; i++) {
+  const head = hashKeyChars(0x811c9dc5, line, from, 1, from, SIGNATURE_HEAD);
+  return hashKeyChars(head, line, line.length - 1, -1, from, SIGNATURE_TAIL) >>> 0;
+}
+
+/**
+ * FNV-1a over `count` characters of lineKey(line), read from index `i` by `step` (forwards or backwards)
+ * without leaving [lo, line.length). An ellipsis supplies as many of its three dots as are still wanted.
+ */
+function hashKeyChars(sig: number, line: string, i: number, step: 1 | -1, lo: number, count: number): number {
+  for (let taken = 0; i >= lo && i < line.length && taken < count; i += step) {
     const raw = line.charCodeAt(i);
     const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
     }
     if (c === ELLIPSIS) {
-      // '...' in the key: as many of its dots as the head still takes.
-      for (let k = Math.min(3, SIGNATURE_HEAD - taken); k > 0; k--) {
+      for (let k = Math.min(3, count - taken); k > 0; k--) {
         sig = Math.imul(sig ^ 46, 0x01000193);
         taken++;
       }
@@ -259,25 +265,7 @@ function keySignature(line: string, from: number): number {
       taken++;
     }
   }
-  // The last SIGNATURE_TAIL characters, read backwards (an ellipsis supplies up to three dots).
-  let got = 0;
-  for (let i = line.length - 1; i >= from && got < SIGNATURE_TAIL; i--) {
-    const raw = line.charCodeAt(i);
-    const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
-    if (c === SKIPPED) {
-      continue;
-    }
-    if (c === ELLIPSIS) {
-      for (let k = Math.min(3, SIGNATURE_TAIL - got); k > 0; k--) {
-        sig = Math.imul(sig ^ 46, 0x01000193);
-        got++;
-      }
-    } else {
-      sig = Math.imul(sig ^ c, 0x01000193);
-      got++;
-    }
-  }
-  return sig >>> 0;
+  return sig;
 }
 
 /** FNV-1a of lineKey(line) read from `from`, without building the key (whitespace skipped, quotes and dashes folded). */
