@@ -68,46 +68,33 @@ function indicesWhere(ids: Int32Array, keep: (id: number) => boolean): number[] 
 
 /** Index pairs [i, j] with a[i] ~ b[j], increasing in both, of maximal length. */
 export function alignLines<A, B>(a: ArrayLike<A>, b: ArrayLike<B>, equal: (x: A, y: B) => boolean, maxCells = MAX_CELLS): Pairs {
-  const head: Pairs = [];
-  let lo = 0;
-  while (lo < a.length && lo < b.length && equal(a[lo], b[lo])) {
-    head.push([lo, lo]);
-    lo++;
-  }
-  let ea = a.length;
-  let eb = b.length;
-  const tail: Pairs = [];
-  while (ea > lo && eb > lo && equal(a[ea - 1], b[eb - 1])) {
-    ea--;
-    eb--;
-    tail.push([ea, eb]);
-  }
-  tail.reverse();
-  const n = ea - lo;
-  const m = eb - lo;
-  if (n === 0 || m === 0 || n * m > maxCells) {
-    return head.concat(tail);
-  }
-  const middle = lcsPairs(n, m, (i, j) => equal(a[lo + i], b[lo + j])).map(([i, j]) => [lo + i, lo + j] as [number, number]);
-  return head.concat(middle, tail);
+  return alignIndices(a.length, b.length, (i, j) => equal(a[i], b[j]), maxCells);
 }
 
 /**
- * alignLines for two id sequences compared with ===, the same pairs, with the comparisons written
- * inline: the generic version calls a closure (that calls another) for every cell of the table, which
- * is most of its cost while the code is cold (describing a near miss runs it once or twice per call).
+ * alignLines for two id sequences compared with ===. The comparison is one call per cell of the table
+ * (through equal and an index wrapper it was two, most of the cost while describing a near miss runs cold).
  */
 function alignIds(a: Int32Array, b: Int32Array, maxCells: number): Pairs {
+  return alignIndices(a.length, b.length, (i, j) => a[i] === b[j], maxCells);
+}
+
+/**
+ * Index pairs [i, j] (i < n, j < m) with same(i, j), increasing in both, of maximal length: equal heads
+ * and tails are paired as they are, the middle by its longest common subsequence when its table has at
+ * most maxCells cells (else left unpaired).
+ */
+function alignIndices(n0: number, m0: number, same: (i: number, j: number) => boolean, maxCells: number): Pairs {
   const head: Pairs = [];
   let lo = 0;
-  while (lo < a.length && lo < b.length && a[lo] === b[lo]) {
+  while (lo < n0 && lo < m0 && same(lo, lo)) {
     head.push([lo, lo]);
     lo++;
   }
-  let ea = a.length;
-  let eb = b.length;
+  let ea = n0;
+  let eb = m0;
   const tail: Pairs = [];
-  while (ea > lo && eb > lo && a[ea - 1] === b[eb - 1]) {
+  while (ea > lo && eb > lo && same(ea - 1, eb - 1)) {
     ea--;
     eb--;
     tail.push([ea, eb]);
@@ -118,52 +105,19 @@ function alignIds(a: Int32Array, b: Int32Array, maxCells: number): Pairs {
   if (n === 0 || m === 0 || n * m > maxCells) {
     return head.concat(tail);
   }
-  const x = a.subarray(lo, ea);
-  const y = b.subarray(lo, eb);
-  // As lcsPairs: table[i * w + j] = LCS length of the suffixes from i and from j.
-  const w = m + 1;
-  const table = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    const row = i * w;
-    const next = row + w;
-    const xi = x[i];
-    for (let j = m - 1; j >= 0; j--) {
-      if (xi === y[j]) {
-        table[row + j] = table[next + j + 1] + 1;
-      } else {
-        const down = table[next + j];
-        const right = table[row + j + 1];
-        table[row + j] = down > right ? down : right;
-      }
-    }
-  }
-  const middle: Pairs = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (table[i * w + j] === table[(i + 1) * w + j + 1] + 1 && x[i] === y[j]) {
-      middle.push([lo + i, lo + j]);
-      i++;
-      j++;
-    } else if (table[(i + 1) * w + j] >= table[i * w + j + 1]) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return head.concat(middle, tail);
+  return head.concat(lcsPairs(lo, n, m, same), tail);
 }
 
-/** The LCS of two sequences of lengths n and m, given whether element i of one equals element j of the other. */
-function lcsPairs(n: number, m: number, same: (i: number, j: number) => boolean): Pairs {
-  // table[i * w + j] = LCS length of the suffixes from i and from j, row-major in one array.
+/** The LCS of elements [lo, lo + n) and [lo, lo + m) of two sequences, given whether element i of one equals element j of the other. */
+function lcsPairs(lo: number, n: number, m: number, same: (i: number, j: number) => boolean): Pairs {
+  // table[i * w + j] = LCS length of the suffixes from lo + i and from lo + j, row-major in one array.
   const w = m + 1;
   const table = new Uint32Array((n + 1) * w);
   for (let i = n - 1; i >= 0; i--) {
     const row = i * w;
     const next = row + w;
     for (let j = m - 1; j >= 0; j--) {
-      if (same(i, j)) {
+      if (same(lo + i, lo + j)) {
         table[row + j] = table[next + j + 1] + 1;
       } else {
         const down = table[next + j];
@@ -176,8 +130,8 @@ function lcsPairs(n: number, m: number, same: (i: number, j: number) => boolean)
   let i = 0;
   let j = 0;
   while (i < n && j < m) {
-    if (table[i * w + j] === table[(i + 1) * w + j + 1] + 1 && same(i, j)) {
-      out.push([i, j]);
+    if (table[i * w + j] === table[(i + 1) * w + j + 1] + 1 && same(lo + i, lo + j)) {
+      out.push([lo + i, lo + j]);
       i++;
       j++;
     } else if (table[(i + 1) * w + j] >= table[i * w + j + 1]) {
