@@ -270,22 +270,7 @@ function hashKeyChars(sig: number, line: string, i: number, step: 1 | -1, lo: nu
 
 /** FNV-1a of lineKey(line) read from `from`, without building the key (whitespace skipped, quotes and dashes folded). */
 function keyHash(line: string, from: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < line.length; i++) {
-    const raw = line.charCodeAt(i);
-    const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
-    if (c === SKIPPED) {
-      continue;
-    }
-    if (c === ELLIPSIS) {
-      for (let k = 0; k < 3; k++) {
-        h = Math.imul(h ^ 46, 0x01000193);
-      }
-      continue;
-    }
-    h = Math.imul(h ^ c, 0x01000193);
-  }
-  return h >>> 0;
+  return hashKeyChars(0x811c9dc5, line, from, 1, from, Infinity) >>> 0;
 }
 
 /** Is lineKey(line) equal to `key`? Read from `from` (past the indentation), without building the key. */

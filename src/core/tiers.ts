@@ -88,7 +88,7 @@ export interface PartialMatch {
  * Characters a tier may match against something else in the file: whitespace, quotes, dashes, special
  * spaces, ellipsis, zero-width characters (and runs of 3+ dots, which may stand for an ellipsis).
  */
-function isUnstable(c: number): boolean {
+export function isUnstable(c: number): boolean {
   if (c <= 32) {
     return true;
   }
@@ -164,7 +164,7 @@ function isUnicodeSpace(c: number): boolean {
   );
 }
 
-function isWordChar(c: number): boolean {
+export function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
 }
 

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { stripLineNumber, tokenKey } from '../../src/core/normalize';
-import { prepareSearch } from '../../src/core/tiers';
+import { isUnstable, isWordChar, prepareSearch } from '../../src/core/tiers';
 import { comparisonKeys } from '../../src/core/lineDiff';
 import { seededRandom } from '../shared/seededRandom';
 
@@ -75,39 +75,9 @@ function tokenKeyByCharacter(line: string): string {
   return out;
 }
 
-/** Characters an anchor may not contain (tiers.ts isUnstable); runs of three or more dots are unstable too. */
-function isUnstable(c: number): boolean {
-  return (
-    c <= 32 ||
-    c === 34 ||
-    c === 39 ||
-    c === 45 ||
-    c === 0x85 ||
-    c === 0xa0 ||
-    c === 0xab ||
-    c === 0xad ||
-    c === 0xbb ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x201f) ||
-    c === 0x2026 ||
-    (c >= 0x2028 && c <= 0x202f) ||
-    c === 0x2039 ||
-    c === 0x203a ||
-    c === 0x205f ||
-    c === 0x2060 ||
-    c === 0x2212 ||
-    c === 0x3000 ||
-    c === 0xfe58 ||
-    c === 0xfe63 ||
-    c === 0xfeff ||
-    c === 0xff0d
-  );
-}
-
 /** The longest stable run and longest word run (first of equal length wins), character by character. */
 function anchorsByCharacter(lines: readonly string[]): { any?: { text: string; line: number }; word?: { text: string; line: number } } {
   const best: { any?: { text: string; line: number }; word?: { text: string; line: number } } = {};
-  const isWord = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
   lines.forEach((line, k) => {
     const stable: boolean[] = [];
     for (let i = 0; i < line.length; i++) {
@@ -136,7 +106,7 @@ function anchorsByCharacter(lines: readonly string[]): { any?: { text: string; l
       }
     };
     consider('any', (i) => stable[i]);
-    consider('word', (i) => stable[i] && isWord(line.charCodeAt(i)));
+    consider('word', (i) => stable[i] && isWordChar(line.charCodeAt(i)));
   });
   return best;
 }
