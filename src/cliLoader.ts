@@ -3,7 +3,7 @@
 // it runs (src/node/codeCache.ts). esbuild.mjs builds this file after the bundle and defines
 // CLI_BUNDLE_KEY: the package version and a hash of the bundle's bytes, so a cache never outlives them.
 // NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns the cache off.
-import * as path from 'node:path';
+import path = require('node:path');
 import { cacheDirectory, runWithCodeCache } from './node/codeCache';
 
 declare const CLI_BUNDLE_KEY: string;
