@@ -295,28 +295,20 @@ function keyEquals(line: string, from: number, key: string): boolean {
 }
 
 /**
- * SEARCH's line keys (lineKey) and the non-blank document lines that have them, for evidenceSeeds.
- * Most lines are ruled out by a signature read from their two ends; no key string is built.
+ * SEARCH's line keys (lineKey) and the non-blank document lines that have them, for evidenceSeeds and
+ * twinStarts: what an exact-line pass found (scanTrimmedLines or scanExactLines).
  */
 class ExactLines {
   /** Distinct SEARCH line keys. */
   readonly keys: string[] = [];
+  /** Per SEARCH line: the index of its key in `keys`. */
+  readonly keyOf: number[] = [];
   /** Per key: the SEARCH lines that have it. */
   readonly searchLines: number[][] = [];
-  /** Per key: the non-blank document lines that have it, in document order. */
+  /** Per key: the non-blank document lines that have it, in document order (at most MAX_VOTES_PER_LINE + 1). */
   readonly docLines: number[][] = [];
   /** Keys in the order of their first document line. */
   readonly order: number[] = [];
-  /** keySignature -> keys with it, sorted by key (see keyAmong). */
-  private readonly bySignature = new Map<number, number[]>();
-  /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
-  private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
-  /**
-   * One bit per (first, last) pair of ASCII key characters some key has: a line whose first and last
-   * characters are ASCII leaves after two reads unless its pair is here (a line with a non-ASCII end
-   * goes on to the signature).
-   */
-  private readonly endPairs = new Int32Array((128 * 128) >> 5);
 
   constructor(searchKeys: readonly string[]) {
     const index = new Map<string, number>();
@@ -328,23 +320,61 @@ class ExactLines {
         this.keys.push(key);
         this.searchLines.push([]);
         this.docLines.push([]);
-        const sig = keySignature(key, 0);
-        this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
-        const pair = (key.charCodeAt(0) << 7) | key.charCodeAt(key.length - 1);
-        if (key.length > 0 && pair < 128 * 128 && key.charCodeAt(key.length - 1) < 128) {
-          this.endPairs[pair >> 5] |= 1 << (pair & 31);
-        }
-        const same = this.bySignature.get(sig);
-        if (same) {
-          same.push(k);
-        } else {
-          this.bySignature.set(sig, [k]);
-        }
       }
+      this.keyOf.push(k);
       this.searchLines[k].push(i);
     });
+  }
+
+  /** Notes non-blank document line j as having key k (past the vote limit a list stops growing). */
+  add(k: number, j: number): void {
+    const docs = this.docLines[k];
+    if (docs.length > MAX_VOTES_PER_LINE) {
+      return;
+    }
+    if (docs.length === 0) {
+      this.order.push(k);
+    }
+    docs.push(j);
+  }
+
+}
+
+/**
+ * The key comparison of scanExactLines: which of SEARCH's keys a document line has, reading its
+ * characters in place. Most lines are ruled out by a signature read from their two ends; no key string
+ * is built.
+ */
+class KeyMatcher {
+  /** keySignature -> keys with it, sorted by key (see keyAmong). */
+  private readonly bySignature = new Map<number, number[]>();
+  /** One bit per signature bucket: most lines leave after this test, before the map is asked. */
+  private readonly signatureBits = new Int32Array(SIGNATURE_BUCKETS >> 5);
+  /**
+   * One bit per (first, last) pair of ASCII key characters some key has: a line whose first and last
+   * characters are ASCII leaves after two reads unless its pair is here (a line with a non-ASCII end
+   * goes on to the signature).
+   */
+  private readonly endPairs = new Int32Array((128 * 128) >> 5);
+
+  constructor(private readonly exact: ExactLines) {
+    const keys = exact.keys;
+    keys.forEach((key, k) => {
+      const sig = keySignature(key, 0);
+      this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
+      const pair = (key.charCodeAt(0) << 7) | key.charCodeAt(key.length - 1);
+      if (key.length > 0 && pair < 128 * 128 && key.charCodeAt(key.length - 1) < 128) {
+        this.endPairs[pair >> 5] |= 1 << (pair & 31);
+      }
+      const same = this.bySignature.get(sig);
+      if (same) {
+        same.push(k);
+      } else {
+        this.bySignature.set(sig, [k]);
+      }
+    });
     for (const same of this.bySignature.values()) {
-      same.sort((x, y) => (this.keys[x] < this.keys[y] ? -1 : 1));
+      same.sort((x, y) => (keys[x] < keys[y] ? -1 : 1));
     }
   }
 
@@ -375,21 +405,18 @@ class ExactLines {
       return;
     }
     // Keys past the vote limit cast no vote anyway: their lines are neither compared nor stored.
+    const exact = this.exact;
     let voting = false;
     for (let s = 0; s < same.length && !voting; s++) {
-      voting = this.docLines[same[s]].length <= MAX_VOTES_PER_LINE;
+      voting = exact.docLines[same[s]].length <= MAX_VOTES_PER_LINE;
     }
     if (!voting) {
       return;
     }
-    const k = same.length === 1 ? (keyEquals(line, lead, this.keys[same[0]]) ? same[0] : -1) : this.keyAmong(line, lead, same);
-    if (k < 0 || this.docLines[k].length > MAX_VOTES_PER_LINE) {
-      return;
+    const k = same.length === 1 ? (keyEquals(line, lead, exact.keys[same[0]]) ? same[0] : -1) : this.keyAmong(line, lead, same);
+    if (k >= 0) {
+      exact.add(k, j);
     }
-    if (this.docLines[k].length === 0) {
-      this.order.push(k);
-    }
-    this.docLines[k].push(j);
   }
 
   /**
@@ -398,7 +425,7 @@ class ExactLines {
    * contiguous run, as the keys are sorted) until none is left or the line ends.
    */
   private keyAmong(line: string, lead: number, sorted: readonly number[]): number {
-    const keys = this.keys;
+    const keys = this.exact.keys;
     let lo = 0;
     let hi = sorted.length;
     let p = 0;
@@ -438,10 +465,14 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   }
 
   const search: string[] = [];
+  // Per SEARCH line: the forms a document line trimmed may take to be found by scanTrimmedLines.
+  const trimmed: string[][] = [];
   for (const line of searchLines) {
     const norm = normalizeLine(line);
     if (norm !== '') {
       search.push(norm);
+      const t = line.trim();
+      trimmed.push(t === norm ? [norm] : [norm, t]);
     }
   }
   if (search.length === 0 || docLines.length === 0) {
@@ -460,14 +491,30 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   }
 
   const scorer = new WindowScorer(docLines, lines.nonBlank, search, searchKeys, budget);
-  const windows = new ScoredWindows(scorer, lines.nonBlank.length);
+  let windows = new ScoredWindows(scorer, lines.nonBlank.length);
   // The exact-line pass's findings, also where findTwins looks for the best region's twins.
   let exact: ExactLines | undefined;
   untilCapReached(() => {
-    exact = scanExactLines(docLines, lines, searchKeys, budget);
-    // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone.
-    const seeds = exact ? evidenceRegions(exact, searchKeys.length, windows, scorer, budget) : [];
-    const settled = seeds.some((w) => w.score >= SETTLED_SCORE && scorer.exactShare(w.start, w.end) >= SETTLED_SHARE);
+    // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone,
+    // and usually by the lines equal once trimmed (the quick pass). Its windows are a trial: when they
+    // do not settle the search, the full pass starts afresh, as if the quick one had not run.
+    let seeds: FuzzyWindow[] = [];
+    let settled = false;
+    if (!options.everyRival) {
+      const trial = new ScoredWindows(scorer, lines.nonBlank.length);
+      const quick = scanTrimmedLines(docLines, lines, trimmed, searchKeys, budget);
+      seeds = quick ? evidenceRegions(quick, searchKeys.length, trial, scorer, budget) : [];
+      settled = settles(seeds, scorer);
+      if (settled) {
+        exact = quick;
+        windows = trial;
+      }
+    }
+    if (!settled) {
+      exact = scanExactLines(docLines, lines, searchKeys, budget);
+      seeds = exact ? evidenceRegions(exact, searchKeys.length, windows, scorer, budget) : [];
+      settled = settles(seeds, scorer);
+    }
     if (options.everyRival || !settled) {
       const scratch = options.scratch ?? new FuzzyScratch();
       seeds.push(...lookAlikeRegions(prefilter(docLines, lines, search, maxCandidates, budget, scratch), windows, scorer));
@@ -492,6 +539,11 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     result.rival = toDoc(rival);
   }
   return result;
+}
+
+/** Whether one of the exact-line regions is the answer on its own (SETTLED_SCORE, SETTLED_SHARE). */
+function settles(seeds: readonly FuzzyWindow[], scorer: WindowScorer): boolean {
+  return seeds.some((w) => w.score >= SETTLED_SCORE && scorer.exactShare(w.start, w.end) >= SETTLED_SHARE);
 }
 
 /** Runs a stage of the search; reaching the work cap ends it early (the search goes on with what it has). */
@@ -695,9 +747,46 @@ function findTwinsOf(
   return (w) => findTwins(docLines, nonBlank, w, budget, exact);
 }
 
+/** Whether a document of these lines gets an exact-line pass: SEARCH of two lines or more, up to EVIDENCE_SCAN_CHARS. */
+function exactPassAffordable(lines: MeasuredLines, n: number, budget: Budget, cost: number): boolean {
+  return n >= 2 && lines.nonBlankChars <= EVIDENCE_SCAN_CHARS && budget.used + cost <= budget.cap;
+}
+
+/**
+ * The quick exact-line pass: the non-blank lines that equal a SEARCH line once both are trimmed (`trimmed`:
+ * SEARCH's lines trimmed, as they came and with inner spaces collapsed; such a line has that SEARCH
+ * line's key). A native trim and a map lookup per line, about what a cold run pays for reading two
+ * characters of each line in a JavaScript loop: it finds what the usual near miss needs, a SEARCH
+ * quoted from the file. Counted as one unit of work per line. Lines that differ from SEARCH's only
+ * inside (spacing, quote kinds) are scanExactLines's. Skipped (undefined) as scanExactLines is.
+ */
+function scanTrimmedLines(
+  docLines: readonly string[],
+  lines: MeasuredLines,
+  trimmed: ReadonlyArray<readonly string[]>,
+  searchKeys: readonly string[],
+  budget: Budget,
+): ExactLines | undefined {
+  const nonBlank = lines.nonBlank;
+  if (!exactPassAffordable(lines, searchKeys.length, budget, nonBlank.length)) {
+    return undefined;
+  }
+  budget.spend(nonBlank.length);
+  const exact = new ExactLines(searchKeys);
+  const keyOfTrimmed = new Map<string, number>();
+  trimmed.forEach((forms, i) => forms.forEach((form) => keyOfTrimmed.set(form, exact.keyOf[i])));
+  for (let j = 0; j < nonBlank.length; j++) {
+    const k = keyOfTrimmed.get(docLines[nonBlank[j]].trim());
+    if (k !== undefined) {
+      exact.add(k, j);
+    }
+  }
+  return exact;
+}
+
 /**
  * The exact-line pass: which non-blank lines equal (by lineKey) which SEARCH lines. One pass over the
- * non-blank lines (ExactLines; most are ruled out by a few characters from their ends), counted as work
+ * non-blank lines (KeyMatcher; most are ruled out by a few characters from their ends), counted as work
  * as a pass over all their characters; skipped (undefined) for SEARCH of fewer than two lines, for
  * documents above EVIDENCE_SCAN_CHARS and when the budget cannot afford it.
  */
@@ -708,17 +797,18 @@ function scanExactLines(
   budget: Budget,
 ): ExactLines | undefined {
   const chars = lines.nonBlankChars;
-  if (searchKeys.length < 2 || chars > EVIDENCE_SCAN_CHARS || budget.used + chars > budget.cap) {
+  if (!exactPassAffordable(lines, searchKeys.length, budget, chars)) {
     return undefined;
   }
   budget.spend(chars);
   // Each non-blank line is ruled out by a few characters from its ends (measureLines measured its
   // indentation); only lines that look like a SEARCH line are read further.
   const exact = new ExactLines(searchKeys);
+  const matcher = new KeyMatcher(exact);
   const nonBlank = lines.nonBlank;
   const leads = lines.leads;
   for (let j = 0; j < nonBlank.length; j++) {
-    exact.visit(docLines[nonBlank[j]], leads[j], j);
+    matcher.visit(docLines[nonBlank[j]], leads[j], j);
   }
   return exact;
 }
