@@ -10,7 +10,7 @@ import { BlockParseError } from './core/parser';
 import type { ApplyOptions, ApplyResult, BatchStatus, SearchReplaceBlock } from './core/types';
 import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
-import { EXIT_CODES, type JsonBlock, printReport, toJsonBlock, writeQuietly } from './node/output';
+import { EXIT_CODES, type JsonBlock, outputWritten, printReport, toJsonBlock, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
 import {
   createTextFile,
@@ -184,12 +184,19 @@ function readVersion(): string {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    writeQuietly(2, `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 3;
-  },
-);
+/**
+ * Ends the process with `code` once the report is out. With every byte written, it exits at once:
+ * winding down the event loop would wait for V8's background work (optimising code that will not run
+ * again), several milliseconds of every cold run. Output still on its way through a stream is waited for.
+ */
+function finish(code: number): void {
+  if (outputWritten()) {
+    process.exit(code);
+  }
+  process.exitCode = code;
+}
+
+main(process.argv.slice(2)).then(finish, (error: unknown) => {
+  writeQuietly(2, `resilient-apply: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  finish(3);
+});

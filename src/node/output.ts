@@ -38,7 +38,16 @@ export function writeQuietly(fd: 1 | 2, text: string): void {
   }
 }
 
+/** Whether some output went through a stream (writeToStream) and may still be on its way. */
+let streamed = false;
+
+/** Whether all output has reached its descriptor, so the process may exit at once (cli.ts). */
+export function outputWritten(): boolean {
+  return !streamed;
+}
+
 function writeToStream(stream: NodeJS.WriteStream, bytes: Uint8Array): void {
+  streamed = true;
   // A reader that goes away meanwhile must not turn the outcome into a crash with exit 1.
   stream.on('error', () => undefined);
   try {
