@@ -14,6 +14,9 @@
 // Blank lines are ignored: windows are runs of non-blank lines, mapped back to document lines.
 // A deterministic work counter (operations, not wall-clock) bounds the cost of any input; when it
 // runs out the search returns what it has and says it was truncated.
+// The loops that run per document line or per exact-line match are indexed, not for-of: until V8
+// optimises them, which a CLI run does not last long enough for, a for-of allocates an iterator result
+// per step (and a destructured pair, an iterator of its own), and the collector has to clear it all.
 
 import { distance } from 'fastest-levenshtein';
 
@@ -821,23 +824,29 @@ function scanExactLines(
  * first/last SEARCH lines are left out and gaps are bridged.
  */
 function evidenceSeeds(exact: ExactLines, n: number, budget: Budget): Array<{ start: number; end: number }> {
-  // matches[k] = [search line, doc line]; votes by diagonal (doc - search).
-  const matches: Array<[number, number]> = [];
+  // Match m pairs SEARCH line matchSearch[m] with document line matchDoc[m]; votes by diagonal (doc - search).
+  const matchSearch: number[] = [];
+  const matchDoc: number[] = [];
   const votes = new Map<number, number>();
-  for (const k of exact.order) {
+  for (let o = 0; o < exact.order.length; o++) {
+    const k = exact.order[o];
     const docs = exact.docLines[k];
     if (docs.length > MAX_VOTES_PER_LINE) {
       continue;
     }
     const lines = exact.searchLines[k];
-    for (const j of docs) {
-      for (const i of lines) {
-        matches.push([i, j]);
-        votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / (lines.length * docs.length));
+    const weight = 1 / (lines.length * docs.length);
+    for (let d = 0; d < docs.length; d++) {
+      const j = docs[d];
+      for (let s = 0; s < lines.length; s++) {
+        const i = lines[s];
+        matchSearch.push(i);
+        matchDoc.push(j);
+        votes.set(j - i, (votes.get(j - i) ?? 0) + weight);
       }
     }
   }
-  budget.spend(matches.length);
+  budget.spend(matchDoc.length);
   const slack = Math.max(2, Math.ceil(n / 4));
   const ranked = [...votes].filter(([, v]) => v >= 1.5).sort((x, y) => y[1] - x[1] || x[0] - y[0]);
   const out: Array<{ start: number; end: number }> = [];
@@ -847,8 +856,9 @@ function evidenceSeeds(exact: ExactLines, n: number, budget: Budget): Array<{ st
     }
     let lo = Infinity;
     let hi = -Infinity;
-    for (const [i, j] of matches) {
-      if (Math.abs(j - i - diagonal) > slack) {
+    for (let m = 0; m < matchDoc.length; m++) {
+      const j = matchDoc[m];
+      if (Math.abs(j - matchSearch[m] - diagonal) > slack) {
         continue;
       }
       lo = Math.min(lo, j);
@@ -940,11 +950,13 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
 function twinStarts(exact: ExactLines, a: number, b: number): number[] | undefined {
   let best: readonly number[] | undefined;
   let offset = 0;
-  for (const docs of exact.docLines) {
+  for (let k = 0; k < exact.docLines.length; k++) {
+    const docs = exact.docLines[k];
     if (docs.length > MAX_VOTES_PER_LINE || (best && docs.length >= best.length)) {
       continue; // past the vote limit the list stops growing: not complete
     }
-    for (const j of docs) {
+    for (let d = 0; d < docs.length; d++) {
+      const j = docs[d];
       if (j >= a && j < b) {
         best = docs;
         offset = j - a;
@@ -1545,8 +1557,9 @@ function searchBigrams(search: readonly string[]): SearchBigrams {
   const bagCount = new Int32Array(ids.size);
   let bagSize = 0;
   for (let i = 0; i < search.length; i++) {
-    for (const id of searchIds[i]) {
-      bagCount[id]++;
+    const lineIds = searchIds[i];
+    for (let p = 0; p < lineIds.length; p++) {
+      bagCount[lineIds[p]]++;
     }
     bagCount[startIds[i]]++;
     bagSize += searchIds[i].length + 1;
@@ -1976,7 +1989,8 @@ class ExactEvidence {
       if (!list) {
         continue;
       }
-      for (const i of list) {
+      for (let s = 0; s < list.length; s++) {
+        const i = list[s];
         votes.set(j - i, (votes.get(j - i) ?? 0) + 1 / list.length);
       }
     }
@@ -2028,7 +2042,9 @@ class ExactEvidence {
     const M = this.M;
     const slack = Math.max(2, Math.ceil(n / 4));
     const offsets: number[] = [];
-    const matches: Array<[number, number]> = [];
+    // Match m pairs SEARCH line matchSearch[m] with document line matchDoc[m].
+    const matchSearch: number[] = [];
+    const matchDoc: number[] = [];
     const reach = Math.min(n, 64) + slack;
     for (let j = Math.max(0, a - reach); j < Math.min(M, b + reach); j++) {
       const k = this.keyIndex(j);
@@ -2037,43 +2053,45 @@ class ExactEvidence {
       }
       const list = this.evidenceSearchLines[k];
       // A line SEARCH has several times ("return;") pairs with any of them: it votes, but marks no edge.
-      for (const i of list) {
+      for (let s = 0; s < list.length; s++) {
+        const i = list[s];
         if (list.length === 1) {
-          matches.push([i, j]);
+          matchSearch.push(i);
+          matchDoc.push(j);
         }
         if (j >= a && j < b) {
           offsets.push(j - i);
         }
       }
     }
-    this.budget.spend(b - a + 2 * reach + matches.length);
+    this.budget.spend(b - a + 2 * reach + matchDoc.length);
     if (offsets.length < 2) {
       return undefined;
     }
     offsets.sort((x, y) => x - y);
     const diagonal = offsets[offsets.length >> 1];
-    let first: [number, number] | undefined;
-    let last: [number, number] | undefined;
-    for (const m of matches) {
-      if (Math.abs(m[1] - m[0] - diagonal) > slack) {
+    let first = -1; // the matches with the first and the last document line on the diagonal
+    let last = -1;
+    for (let m = 0; m < matchDoc.length; m++) {
+      if (Math.abs(matchDoc[m] - matchSearch[m] - diagonal) > slack) {
         continue;
       }
-      if (!first || m[1] < first[1]) {
+      if (first < 0 || matchDoc[m] < matchDoc[first]) {
         first = m;
       }
-      if (!last || m[1] > last[1]) {
+      if (last < 0 || matchDoc[m] > matchDoc[last]) {
         last = m;
       }
     }
-    if (!first || !last || first === last) {
+    if (first < 0 || first === last) {
       return undefined;
     }
     // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
     // file line SEARCH lacks,
     const pairs = (i: number, j: number) => i >= 0 && i < n && this.aligner.sim(i, this.lines.line(j)) >= LINE_CREDIT_FLOOR;
     // or one changed line, when the lines beyond it pair again.
-    let start = first[1];
-    for (let i = first[0] - 1; i >= 0 && start > 0; i--) {
+    let start = matchDoc[first];
+    for (let i = matchSearch[first] - 1; i >= 0 && start > 0; i--) {
       if (pairs(i, start - 1)) {
         start--;
       } else if (pairs(i - 1, start - 1)) {
@@ -2089,8 +2107,8 @@ class ExactEvidence {
         break;
       }
     }
-    let end = last[1] + 1;
-    for (let i = last[0] + 1; i < n && end < M; i++) {
+    let end = matchDoc[last] + 1;
+    for (let i = matchSearch[last] + 1; i < n && end < M; i++) {
       if (pairs(i, end)) {
         end++;
       } else if (pairs(i + 1, end)) {
@@ -2118,9 +2136,10 @@ class ExactEvidence {
       // A key has the line's letters and digits: only a line with two of them can have an evidence key.
       if (hasTwoWordChars(norm)) {
         k = NO_EVIDENCE;
-        for (const e of this.evidenceByHash.get(keyHash(norm, 0)) ?? []) {
-          if (keyEquals(norm, 0, this.evidenceKeys[e])) {
-            k = e;
+        const same = this.evidenceByHash.get(keyHash(norm, 0));
+        for (let s = 0; same && s < same.length; s++) {
+          if (keyEquals(norm, 0, this.evidenceKeys[same[s]])) {
+            k = same[s];
             break;
           }
         }
