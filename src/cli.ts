@@ -12,6 +12,7 @@ import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE
 import { languageIdFor, namesFile } from './node/paths';
 import { EXIT_CODES, type JsonBlock, outputWritten, printReport, toJsonBlock, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
+import { prepareForRun } from './node/runLength';
 import {
   createTextFile,
   InputSourceError,
@@ -100,6 +101,7 @@ async function apply(args: ApplyArgs): Promise<number> {
   }
 
   const original = file?.text ?? '';
+  prepareForRun(original.length, blocks.length);
   const result = applyEdits(original, blocks, options);
   if (result.status === 'applied' && !args.dryRun && result.content !== undefined) {
     write(args.file, file, original, result.content);

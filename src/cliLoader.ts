@@ -5,12 +5,14 @@
 // NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns the cache off.
 import path = require('node:path');
 import { cacheDirectory, runWithCodeCache } from './node/codeCache';
+import { setV8Flags, SHORT_RUN_V8_FLAGS } from './node/runLength';
 
 declare const CLI_BUNDLE_KEY: string;
 
 const bundle = path.join(__dirname, 'cli-main.js');
 if (process.env.NODE_DISABLE_COMPILE_CACHE) {
+  setV8Flags(SHORT_RUN_V8_FLAGS);
   require(bundle);
 } else {
-  runWithCodeCache(bundle, path.join(cacheDirectory(), `${CLI_BUNDLE_KEY}.cache`), require, module);
+  runWithCodeCache(bundle, path.join(cacheDirectory(), `${CLI_BUNDLE_KEY}.cache`), require, module, SHORT_RUN_V8_FLAGS);
 }

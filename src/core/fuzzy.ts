@@ -340,7 +340,6 @@ class ExactLines {
     }
     docs.push(j);
   }
-
 }
 
 /**

@@ -8,6 +8,7 @@ import fs = require('node:fs');
 import os = require('node:os');
 import path = require('node:path');
 import vm = require('node:vm');
+import { setV8Flags } from './runLength';
 
 /**
  * The bundle's text goes inside Node's CommonJS wrapper. The head is a line of its own and the script
@@ -94,8 +95,17 @@ export interface CachedRun {
  * must sit in the same folder) using the cache file `cacheFile`, and when there was no usable cache
  * writes one as the process exits: by then it also holds the functions compiled lazily during the run.
  * `cacheFile` must name this exact bundle text (e.g. by a hash of it): V8 itself only checks the length.
+ * `v8Flags` (setV8Flags) are set before the bundle is compiled and again before the cache is made, so a
+ * run that changed them meanwhile (runLength.ts) still writes a cache the next run accepts.
  */
-export function runWithCodeCache(file: string, cacheFile: string, require: NodeJS.Require, module: NodeJS.Module): CachedRun {
+export function runWithCodeCache(
+  file: string,
+  cacheFile: string,
+  require: NodeJS.Require,
+  module: NodeJS.Module,
+  v8Flags: string,
+): CachedRun {
+  setV8Flags(v8Flags);
   const source = WRAPPER_HEAD + fs.readFileSync(file, 'utf8') + WRAPPER_TAIL;
   let cachedData: Buffer | undefined;
   try {
@@ -108,7 +118,10 @@ export function runWithCodeCache(file: string, cacheFile: string, require: NodeJ
   if (!usedCache) {
     process.once('exit', () => {
       try {
-        writeCacheData(cacheFile, () => script.createCachedData());
+        writeCacheData(cacheFile, () => {
+          setV8Flags(v8Flags);
+          return script.createCachedData();
+        });
       } catch {
         // A read-only or full temp folder: the next run compiles from source again.
       }

@@ -16,6 +16,7 @@ import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from '
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
 import { createTextFile, InputSourceError, readInputText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
+import { prepareForRun } from './runLength';
 
 export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]';
 
@@ -296,6 +297,7 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   let content = file.text;
   let result: ApplyResult | undefined;
   if (change.blocks.length > 0) {
+    prepareForRun(file.text.length, change.blocks.length);
     result = applyEdits(file.text, change.blocks, { fileName: name, languageId: languageIdFor(name) });
     json.status = result.status;
     json.message = result.message;

@@ -25,6 +25,7 @@ function sumOfSquares(n) { let s = 0; for (let i = 1; i <= n; i++) s += square(i
 function words(text) { return text.split(/\\s+/).filter(Boolean).map((w) => w.toUpperCase()); }
 parts.push(sumOfSquares(10), words('a cached bundle').join('-'), __filename.endsWith('bundle.js'), typeof require('node:fs').readFileSync);
 if (process.env.THROW) { (function fail() { throw new Error('boom'); })(); }
+if (process.env.TURBOFAN) { require('node:v8').setFlagsFromString('--turbofan'); }
 console.log(parts.join(' '));
 `;
 const BUNDLE_OUTPUT = '385 A-CACHED-BUNDLE true function\n';
@@ -35,7 +36,7 @@ const THROW_COLUMN = BUNDLE.split('\n')[THROW_LINE - 1].indexOf('new Error') + 1
 /** The loader of a test: runs bundle.js next to it with the cache file CACHE_FILE, reports usedCache on stderr. */
 const LOADER = `const path = require('node:path');
 const { runWithCodeCache } = require(${JSON.stringify(CODE_CACHE)});
-const run = runWithCodeCache(path.join(__dirname, 'bundle.js'), process.env.CACHE_FILE, require, module);
+const run = runWithCodeCache(path.join(__dirname, 'bundle.js'), process.env.CACHE_FILE, require, module, '--no-turbofan');
 process.stderr.write('usedCache=' + run.usedCache + '\\n');
 `;
 
@@ -106,6 +107,16 @@ describe('code cache', { concurrency: 2 }, () => {
       assert.equal(fs.statSync(path.dirname(s.cacheFile)).mode & 0o777, 0o700);
       assert.equal(fs.statSync(s.cacheFile).mode & 0o777, 0o600);
     }
+  });
+
+  test('a run that turned the optimising compiler back on still writes a cache the next run uses', () => {
+    // V8 rejects a cache made under other flags: the cache is made under the loader's flags.
+    const s = setup();
+    const first = runBundle(s, { TURBOFAN: '1' });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.usedCache, false);
+    assertValidCacheFile(s.cacheFile);
+    assert.equal(runOk(s).usedCache, true);
   });
 
   test('a damaged cache file is never run: same output, and a good cache replaces it', () => {
@@ -286,5 +297,30 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
     fs.writeFileSync(cacheFile, damaged);
     runAll('with a damaged cache');
     assertValidCacheFile(cacheFile);
+  });
+
+  test('an ordinary run goes without the optimising compiler, a large document turns it back on', () => {
+    // --trace-opt makes V8 print each optimising compile on stdout (and makes a cache of its own).
+    const env = { TMPDIR: path.join(tmp, 'tmpdir-trace') };
+    fs.mkdirSync(env.TMPDIR);
+    const lines = Array.from({ length: 40_000 }, (_, i) => `export const value${i} = compute(${i}, 'a string to make it longer');`);
+    fs.writeFileSync(path.join(scratch, 'large.js'), `${lines.join('\n')}\n`);
+    fs.writeFileSync(path.join(scratch, 'small.js'), `${lines.slice(0, 2_000).join('\n')}\n`);
+    const miss = `<<<<<<< SEARCH\n${lines.slice(1_000, 1_010).join('\n').replace('value1005 ', 'valueX ')}\n=======\nexport const edited = 1;\n>>>>>>> REPLACE\n`;
+    const trace = (file: string) =>
+      spawnSync(process.execPath, ['--trace-opt', path.join(app, 'dist', 'cli.js'), 'apply', file, '--dry-run'], {
+        cwd: scratch,
+        input: miss,
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      });
+    for (let run = 0; run < 2; run++) {
+      const small = trace('small.js');
+      assert.equal(small.status, 1, small.stderr);
+      assert.doesNotMatch(small.stdout, /TURBOFAN/, `run ${run} on a 2,000-line file used the optimising compiler`);
+    }
+    const large = trace('large.js');
+    assert.equal(large.status, 1, large.stderr);
+    assert.match(large.stdout, /compiling method .*TURBOFAN/, 'a 40,000-line file ran without the optimising compiler');
   });
 });
