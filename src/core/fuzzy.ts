@@ -467,14 +467,10 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   }
 
   const search: string[] = [];
-  // Per SEARCH line: the forms a document line trimmed may take to be found by scanTrimmedLines.
-  const trimmed: string[][] = [];
   for (const line of searchLines) {
     const norm = normalizeLine(line);
     if (norm !== '') {
       search.push(norm);
-      const t = line.trim();
-      trimmed.push(t === norm ? [norm] : [norm, t]);
     }
   }
   if (search.length === 0 || docLines.length === 0) {
@@ -487,7 +483,9 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     budget.used += 2 * line.length;
   }
   const searchKeys = search.map(lineKey);
-  const lines = measureLines(docLines, budget);
+  // The quick exact-line pass is read along with the lines; a search that needs every rival skips it.
+  const quick = options.everyRival ? undefined : new ExactLines(searchKeys);
+  const lines = measureLines(docLines, budget, quick && trimmedForms(searchLines, quick));
   if (lines.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
@@ -502,13 +500,13 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     // do not settle the search, the full pass starts afresh, as if the quick one had not run.
     let seeds: FuzzyWindow[] = [];
     let settled = false;
-    if (!options.everyRival) {
+    if (quick) {
       const trial = new ScoredWindows(scorer, lines.nonBlank.length);
-      const quick = scanTrimmedLines(docLines, lines, trimmed, searchKeys, budget);
-      seeds = quick ? evidenceRegions(quick, searchKeys.length, trial, scorer, budget) : [];
+      const found = quick && scanTrimmedLines(lines, quick, budget);
+      seeds = found ? evidenceRegions(found, searchKeys.length, trial, scorer, budget) : [];
       settled = settles(seeds, scorer);
       if (settled) {
-        exact = quick;
+        exact = found;
         windows = trial;
       }
     }
@@ -755,33 +753,39 @@ function exactPassAffordable(lines: MeasuredLines, n: number, budget: Budget, co
 }
 
 /**
- * The quick exact-line pass: the non-blank lines that equal a SEARCH line once both are trimmed (`trimmed`:
- * SEARCH's lines trimmed, as they came and with inner spaces collapsed; such a line has that SEARCH
- * line's key). A native trim and a map lookup per line, about what a cold run pays for reading two
- * characters of each line in a JavaScript loop: it finds what the usual near miss needs, a SEARCH
- * quoted from the file. Counted as one unit of work per line. Lines that differ from SEARCH's only
- * inside (spacing, quote kinds) are scanExactLines's. Skipped (undefined) as scanExactLines is.
+ * SEARCH's lines trimmed, as they came and with inner spaces collapsed (normalizeLine), each mapped to
+ * its key's index in `exact`: a document line equal to one of them once trimmed has that key.
  */
-function scanTrimmedLines(
-  docLines: readonly string[],
-  lines: MeasuredLines,
-  trimmed: ReadonlyArray<readonly string[]>,
-  searchKeys: readonly string[],
-  budget: Budget,
-): ExactLines | undefined {
-  const nonBlank = lines.nonBlank;
-  if (!exactPassAffordable(lines, searchKeys.length, budget, nonBlank.length)) {
+function trimmedForms(searchLines: readonly string[], exact: ExactLines): Map<string, number> {
+  const forms = new Map<string, number>();
+  let i = 0;
+  for (const line of searchLines) {
+    const norm = normalizeLine(line);
+    if (norm !== '') {
+      forms.set(norm, exact.keyOf[i]);
+      forms.set(line.trim(), exact.keyOf[i]);
+      i++;
+    }
+  }
+  return forms;
+}
+
+/**
+ * The quick exact-line pass: the non-blank lines that equal a SEARCH line once both are trimmed, which
+ * measureLines looked up as it read each line (a native trim and a map lookup, about what a cold run
+ * pays for reading two characters of a line in a JavaScript loop). It finds what the usual near miss
+ * needs, a SEARCH quoted from the file; lines that differ from SEARCH's only inside (spacing, quote
+ * kinds) are scanExactLines's. Counted as one unit of work per line; skipped (undefined) as
+ * scanExactLines is.
+ */
+function scanTrimmedLines(lines: MeasuredLines, exact: ExactLines, budget: Budget): ExactLines | undefined {
+  const found = lines.trimmedMatches;
+  if (!found || !exactPassAffordable(lines, exact.keyOf.length, budget, lines.nonBlank.length)) {
     return undefined;
   }
-  budget.spend(nonBlank.length);
-  const exact = new ExactLines(searchKeys);
-  const keyOfTrimmed = new Map<string, number>();
-  trimmed.forEach((forms, i) => forms.forEach((form) => keyOfTrimmed.set(form, exact.keyOf[i])));
-  for (let j = 0; j < nonBlank.length; j++) {
-    const k = keyOfTrimmed.get(docLines[nonBlank[j]].trim());
-    if (k !== undefined) {
-      exact.add(k, j);
-    }
+  budget.spend(lines.nonBlank.length);
+  for (let m = 0; m < found.lines.length; m++) {
+    exact.add(found.keys[m], found.lines[m]);
   }
   return exact;
 }
@@ -1064,20 +1068,25 @@ interface MeasuredLines {
   leads: Int32Array;
   /** Characters of the non-blank lines (whole lines, indentation included). */
   nonBlankChars: number;
+  /** The non-blank lines (lines[m]) equal once trimmed to a SEARCH line with key keys[m] (see scanTrimmedLines). */
+  trimmedMatches?: { lines: number[]; keys: number[] };
 }
 
 /** The share of the work cap the passes over the whole document (measureLines, the prefilter) may use. */
 const DOCUMENT_PASS_SHARE = 0.85;
 
 /**
- * One pass over the document: which lines are non-blank, and how far each is indented (read up to its
- * first non-space character). Counted as work; a document the budget cannot afford is cut short (and
- * the result marked truncated).
+ * One pass over the document: which lines are non-blank and how far each is indented (white space as
+ * String.prototype.trim reads it, and zero-width spaces), and, given SEARCH's trimmed forms
+ * (trimmedForms), which lines equal one of them once trimmed. Counted as work as a read of each line
+ * up to its first non-space character; a document the budget cannot afford is cut short (and the
+ * result marked truncated).
  */
-function measureLines(docLines: readonly string[], budget: Budget): MeasuredLines {
+function measureLines(docLines: readonly string[], budget: Budget, forms?: ReadonlyMap<string, number>): MeasuredLines {
   const cap = budget.cap * DOCUMENT_PASS_SHARE;
   const nonBlank = new Int32Array(docLines.length);
   const leads = new Int32Array(docLines.length);
+  const matches = forms && { lines: [] as number[], keys: [] as number[] };
   let count = 0;
   let nonBlankChars = 0;
   let used = budget.used;
@@ -1087,28 +1096,47 @@ function measureLines(docLines: readonly string[], budget: Budget): MeasuredLine
       break;
     }
     const line = docLines[li];
-    const length = line.length;
-    let lead = 0;
-    while (lead < length) {
-      const c = line.charCodeAt(lead);
-      if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
-        lead++;
-      } else {
-        break;
-      }
+    // Native trims: a loop over every line's indentation in JavaScript is what a cold run would pay
+    // most for here. A line whose text starts with a non-ASCII character is read as the prefilter
+    // reads it (isWideSpace: zero-width spaces are indentation too).
+    let content = line.trimStart();
+    if (content.charCodeAt(0) >= 0x80) {
+      content = line.slice(leadingSpace(line));
     }
-    if (lead === length) {
-      used += length + 8;
+    const lead = line.length - content.length;
+    if (lead === line.length) {
+      used += line.length + 8;
       continue;
     }
     used += lead + 8;
+    if (matches) {
+      const k = forms.get(content.trimEnd());
+      if (k !== undefined) {
+        matches.lines.push(count);
+        matches.keys.push(k);
+      }
+    }
     nonBlank[count] = li;
     leads[count] = lead;
     count++;
-    nonBlankChars += length;
+    nonBlankChars += line.length;
   }
   budget.used = used;
-  return { nonBlank: nonBlank.subarray(0, count), leads: leads.subarray(0, count), nonBlankChars };
+  return { nonBlank: nonBlank.subarray(0, count), leads: leads.subarray(0, count), nonBlankChars, trimmedMatches: matches };
+}
+
+/** Length of the line's indentation: white space and the wide spaces (isWideSpace). */
+function leadingSpace(line: string): number {
+  let lead = 0;
+  while (lead < line.length) {
+    const c = line.charCodeAt(lead);
+    if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
+      lead++;
+    } else {
+      break;
+    }
+  }
+  return lead;
 }
 
 /** How much of the document and of SEARCH the prefilter reads (see sampling()). */
