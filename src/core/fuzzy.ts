@@ -155,23 +155,24 @@ function normalizeLine(line: string): string {
  * away (whitespace anywhere, quote kinds, unicode dashes, ellipsis, zero-width characters).
  */
 export function lineKey(line: string): string {
-  let plain = true;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c <= 32 || c === 34 || c === 96 || c >= 0x7f) {
-      plain = false;
-      break;
-    }
-  }
-  if (plain) {
+  // Regular expressions rather than a loop over the characters: native code, fast in a cold process.
+  if (!KEY_UNSTABLE.test(line)) {
     return line;
   }
-  return line
-    .replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '')
+  const key = line.replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '');
+  if (!KEY_FOLDED.test(key)) {
+    return key;
+  }
+  return key
     .replace(/[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`]/g, "'")
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/\u2026/g, '...');
 }
+
+/** A character lineKey may drop or fold: control characters and space, `"`, backquote, anything past ASCII. */
+const KEY_UNSTABLE = /[\x00-\x20"`\x7f-\uffff]/;
+/** A character lineKey folds (quotes, dashes, ellipsis), once white space is gone. */
+const KEY_FOLDED = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`\u2010-\u2015\u2212\u2026]/;
 
 /** How much of the gap between look-alike similarity and 1 the share of exactly equal lines closes. */
 const EXACT_WEIGHT = 0.5;
@@ -269,11 +270,6 @@ function hashKeyChars(sig: number, line: string, i: number, step: 1 | -1, lo: nu
     }
   }
   return sig;
-}
-
-/** FNV-1a of lineKey(line) read from `from`, without building the key (whitespace skipped, quotes and dashes folded). */
-function keyHash(line: string, from: number): number {
-  return hashKeyChars(0x811c9dc5, line, from, 1, from, Infinity) >>> 0;
 }
 
 /** Is lineKey(line) equal to `key`? Read from `from` (past the indentation), without building the key. */
@@ -503,6 +499,9 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     if (quick) {
       const trial = new ScoredWindows(scorer, lines.nonBlank.length);
       const found = quick && scanTrimmedLines(lines, quick, budget);
+      if (found && lines.trimmedMatches) {
+        scorer.knowKeys(lines.trimmedMatches, found);
+      }
       seeds = found ? evidenceRegions(found, searchKeys.length, trial, scorer, budget) : [];
       settled = settles(seeds, scorer);
       if (settled) {
@@ -1554,6 +1553,11 @@ class WindowScorer {
     return this.evidence.realign(a, b);
   }
 
+  /** See ExactEvidence.knowKeys. */
+  knowKeys(found: { lines: readonly number[]; keys: readonly number[] }, exact: ExactLines): void {
+    this.evidence.knowKeys(found, exact);
+  }
+
   /** See ExactEvidence.settle. */
   settle(a: number, b: number): { start: number; end: number } | undefined {
     return this.evidence.settle(a, b);
@@ -1947,14 +1951,14 @@ class ExactEvidence {
   private readonly evidenceKeys: string[] = [];
   /** Per evidence key: the SEARCH lines that have it. */
   private readonly evidenceSearchLines: number[][] = [];
-  /** keyHash of an evidence key -> its indexes. */
-  private readonly evidenceByHash = new Map<number, number[]>();
   /** Per non-blank document line: its evidence key, NO_EVIDENCE, PUNCTUATION_ONLY or KEY_UNKNOWN (not looked at yet). */
   private readonly keyOf: Int32Array;
   /** SEARCH lines that can be evidence (not punctuation only). */
   private evidenceLines = 0;
   /** SEARCH line text -> its indexes, for exact-line votes. */
   private readonly searchIndex = new Map<string, number[]>();
+  /** Evidence key -> its index in evidenceKeys. */
+  private readonly evidenceIndex = new Map<string, number>();
 
   constructor(
     private readonly search: readonly string[],
@@ -1967,7 +1971,7 @@ class ExactEvidence {
     private readonly budget: Budget,
   ) {
     this.keyOf = new Int32Array(M).fill(KEY_UNKNOWN);
-    const evidenceIndex = new Map<string, number>();
+    const evidenceIndex = this.evidenceIndex;
     for (const [i, line] of search.entries()) {
       // A line of punctuation ("}", "*/", "});") occurs everywhere: it proves nothing.
       if (!hasTwoWordChars(line)) {
@@ -1980,13 +1984,6 @@ class ExactEvidence {
         evidenceIndex.set(key, e);
         this.evidenceKeys.push(key);
         this.evidenceSearchLines.push([]);
-        const hash = keyHash(key, 0);
-        const same = this.evidenceByHash.get(hash);
-        if (same) {
-          same.push(e);
-        } else {
-          this.evidenceByHash.set(hash, [e]);
-        }
       }
       this.evidenceSearchLines[e].push(i);
       this.evidenceLines++;
@@ -2154,23 +2151,25 @@ class ExactEvidence {
     return { start, end };
   }
 
-  /** The evidence key line j has (by lineKey, compared without building the key), or why it has none. */
+  /**
+   * Tells what the quick exact-line pass found (scanTrimmedLines): non-blank line found.lines[m] has
+   * the SEARCH key exact.keys[found.keys[m]]. keyIndex then has the answer without reading those lines:
+   * the evidence key, or PUNCTUATION_ONLY for a SEARCH key that is not one (same key, same letters).
+   */
+  knowKeys(found: { lines: readonly number[]; keys: readonly number[] }, exact: ExactLines): void {
+    const evidenceOf = exact.keys.map((key) => this.evidenceIndex.get(key) ?? PUNCTUATION_ONLY);
+    for (let m = 0; m < found.lines.length; m++) {
+      this.keyOf[found.lines[m]] = evidenceOf[found.keys[m]];
+    }
+  }
+
+  /** The evidence key line j has (by lineKey), or why it has none. */
   private keyIndex(j: number): number {
     let k = this.keyOf[j];
     if (k === KEY_UNKNOWN) {
       const norm = this.lines.norm(j);
-      k = PUNCTUATION_ONLY;
       // A key has the line's letters and digits: only a line with two of them can have an evidence key.
-      if (hasTwoWordChars(norm)) {
-        k = NO_EVIDENCE;
-        const same = this.evidenceByHash.get(keyHash(norm, 0));
-        for (let s = 0; same && s < same.length; s++) {
-          if (keyEquals(norm, 0, this.evidenceKeys[same[s]])) {
-            k = same[s];
-            break;
-          }
-        }
-      }
+      k = hasTwoWordChars(norm) ? (this.evidenceIndex.get(lineKey(norm)) ?? NO_EVIDENCE) : PUNCTUATION_ONLY;
       this.keyOf[j] = k;
     }
     return k;
