@@ -492,24 +492,14 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   let exact: ExactLines | undefined;
   untilCapReached(() => {
     // Regions that lines equal to SEARCH lines support: the usual near miss is settled by them alone,
-    // and usually by the lines equal once trimmed (the quick pass). Its windows are a trial: when they
-    // do not settle the search, the full pass starts afresh, as if the quick one had not run.
-    let seeds: FuzzyWindow[] = [];
-    let settled = false;
-    if (quick) {
-      const trial = new ScoredWindows(scorer, lines.nonBlank.length);
-      const found = quick && scanTrimmedLines(lines, quick, budget);
-      if (found && lines.trimmedMatches) {
-        scorer.knowKeys(lines.trimmedMatches, found);
-      }
-      seeds = found ? evidenceRegions(found, searchKeys.length, trial, scorer, budget) : [];
-      settled = settles(seeds, scorer);
-      if (settled) {
-        exact = found;
-        windows = trial;
-      }
-    }
-    if (!settled) {
+    // most often by the lines equal once trimmed (the quick pass).
+    const quickly = quick && settledByTrimmedLines(lines, quick, scorer, budget);
+    let seeds: FuzzyWindow[];
+    let settled: boolean;
+    if (quickly) {
+      ({ exact, windows, seeds } = quickly);
+      settled = true;
+    } else {
       exact = scanExactLines(docLines, lines, searchKeys, budget);
       seeds = exact ? evidenceRegions(exact, searchKeys.length, windows, scorer, budget) : [];
       settled = settles(seeds, scorer);
@@ -538,6 +528,26 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
     result.rival = toDoc(rival);
   }
   return result;
+}
+
+/**
+ * The regions of the quick exact-line pass (scanTrimmedLines), scored on windows of their own, when they
+ * settle the search; otherwise undefined, and the search goes on as if the quick pass had not run.
+ */
+function settledByTrimmedLines(
+  lines: MeasuredLines,
+  quick: ExactLines,
+  scorer: WindowScorer,
+  budget: Budget,
+): { exact: ExactLines; windows: ScoredWindows; seeds: FuzzyWindow[] } | undefined {
+  const found = scanTrimmedLines(lines, quick, budget);
+  if (!found || !lines.trimmedMatches) {
+    return undefined;
+  }
+  scorer.knowKeys(lines.trimmedMatches, found);
+  const windows = new ScoredWindows(scorer, lines.nonBlank.length);
+  const seeds = evidenceRegions(found, found.keyOf.length, windows, scorer, budget);
+  return settles(seeds, scorer) ? { exact: found, windows, seeds } : undefined;
 }
 
 /** Whether one of the exact-line regions is the answer on its own (SETTLED_SCORE, SETTLED_SHARE). */
