@@ -101,8 +101,7 @@ async function apply(args: ApplyArgs): Promise<number> {
   }
 
   const original = file?.text ?? '';
-  prepareForRun(original.length, blocks.length);
-  const result = applyEdits(original, blocks, options);
+  const result = applyEdits(original, blocks, { ...options, ...prepareForRun(original.length, blocks.length) });
   if (result.status === 'applied' && !args.dryRun && result.content !== undefined) {
     write(args.file, file, original, result.content);
   }

@@ -43,6 +43,7 @@ interface Settings {
   autoApplyNormalized: boolean;
   preserveQuoteStyle: boolean;
   choices: Record<number, LineRange>;
+  onDocumentScan?: () => void;
 }
 
 function settingsFrom(options: ApplyOptions): Settings {
@@ -58,6 +59,7 @@ function settingsFrom(options: ApplyOptions): Settings {
     autoApplyNormalized: options.autoApplyNormalized ?? SETTINGS.autoApplyNormalized.default,
     preserveQuoteStyle: options.preserveQuoteStyle ?? SETTINGS.preserveQuoteStyle.default,
     choices: options.choices ?? {},
+    onDocumentScan: options.onDocumentScan,
   };
 }
 
@@ -668,6 +670,7 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
           scratch: batch.fuzzyScratch(),
           // Placing without the user needs the best region's strongest rival, wherever it is.
           everyRival: settings.autoApplyAbove !== undefined,
+          onDocumentScan: settings.onDocumentScan,
         })
       : { windows: [], truncated: true, work: 0 };
   batch.fuzzyWorkLeft -= fuzzy.work ?? 0;

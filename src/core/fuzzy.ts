@@ -55,6 +55,8 @@ export interface FuzzyOptions {
    * region's strongest rival; a list of candidates for a person or a model does not.
    */
   everyRival?: boolean;
+  /** Called before the search reads every line of the document (the key scan, the look-alike pass). */
+  onDocumentScan?: () => void;
 }
 
 /** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
@@ -500,6 +502,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
       ({ exact, windows, seeds } = quickly);
       settled = true;
     } else {
+      options.onDocumentScan?.();
       exact = scanExactLines(docLines, lines, searchKeys, budget);
       seeds = exact ? evidenceRegions(exact, searchKeys.length, windows, scorer, budget) : [];
       settled = settles(seeds, scorer);

@@ -185,4 +185,10 @@ export interface ApplyOptions {
    * applyBlocksAsync, which yields to the event loop between slices so a cancellation token can flip.
    */
   isCancelled?: () => boolean;
+  /**
+   * Called when a near miss's fuzzy search is about to read every line of the document (its exact
+   * lines did not settle it): from there a block costs in proportion to the document, not to SEARCH.
+   * The CLI, which starts without V8's optimising compiler, turns it on here (src/node/runLength.ts).
+   */
+  onDocumentScan?: () => void;
 }

@@ -297,8 +297,11 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   let content = file.text;
   let result: ApplyResult | undefined;
   if (change.blocks.length > 0) {
-    prepareForRun(file.text.length, change.blocks.length);
-    result = applyEdits(file.text, change.blocks, { fileName: name, languageId: languageIdFor(name) });
+    result = applyEdits(file.text, change.blocks, {
+      fileName: name,
+      languageId: languageIdFor(name),
+      ...prepareForRun(file.text.length, change.blocks.length),
+    });
     json.status = result.status;
     json.message = result.message;
     json.blocks = result.blocks.map(toJsonBlock);

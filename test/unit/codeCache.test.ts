@@ -299,7 +299,7 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
     assertValidCacheFile(cacheFile);
   });
 
-  test('an ordinary run goes without the optimising compiler, a large document turns it back on', () => {
+  test('an ordinary run goes without the optimising compiler; a large document or a whole-document search turns it on', () => {
     // --trace-opt makes V8 print each optimising compile on stdout (and makes a cache of its own).
     const env = { TMPDIR: path.join(tmp, 'tmpdir-trace') };
     fs.mkdirSync(env.TMPDIR);
@@ -307,10 +307,10 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
     fs.writeFileSync(path.join(scratch, 'large.js'), `${lines.join('\n')}\n`);
     fs.writeFileSync(path.join(scratch, 'small.js'), `${lines.slice(0, 2_000).join('\n')}\n`);
     const miss = `<<<<<<< SEARCH\n${lines.slice(1_000, 1_010).join('\n').replace('value1005 ', 'valueX ')}\n=======\nexport const edited = 1;\n>>>>>>> REPLACE\n`;
-    const trace = (file: string) =>
+    const trace = (file: string, input = miss) =>
       spawnSync(process.execPath, ['--trace-opt', path.join(app, 'dist', 'cli.js'), 'apply', file, '--dry-run'], {
         cwd: scratch,
-        input: miss,
+        input,
         encoding: 'utf8',
         env: { ...process.env, ...env },
       });
@@ -322,5 +322,10 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
     const large = trace('large.js');
     assert.equal(large.status, 1, large.stderr);
     assert.match(large.stdout, /compiling method .*TURBOFAN/, 'a 40,000-line file ran without the optimising compiler');
+    // One changed line of one: no exact lines settle it, and the search reads the whole file.
+    const oneLine = `<<<<<<< SEARCH\n${lines[1_005].replace('compute', 'computeX')}\n=======\nexport const edited = 1;\n>>>>>>> REPLACE\n`;
+    const scan = trace('small.js', oneLine);
+    assert.equal(scan.status, 1, scan.stderr);
+    assert.match(scan.stdout, /compiling method .*TURBOFAN/, 'a search of the whole file ran without the optimising compiler');
   });
 });

@@ -184,8 +184,13 @@ test('fuzzy: a region holding most of SEARCH exactly settles the search: no pass
   const t = target();
   const search = [...t.search];
   search[4] = search[4].replace('not found', 'missing');
-  const settled = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0 });
-  const everywhere = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0, everyRival: true });
+  // onDocumentScan tells when the search reads every line (the CLI turns V8's optimising compiler on there).
+  let scans = 0;
+  const onDocumentScan = () => scans++;
+  const settled = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0, onDocumentScan });
+  assert.equal(scans, 0, 'a settled search read every line');
+  const everywhere = findFuzzyCandidates(t.lines, search, { maxCandidates: 5, minScore: 0, everyRival: true, onDocumentScan });
+  assert.equal(scans, 1);
   assert.deepEqual(settled.windows[0], everywhere.windows[0]);
   // The near twin shares most of SEARCH's lines exactly: it is found by its own exact lines.
   const twinStart = t.lines.indexOf("    res.status(410).json({ error: 'invoice not found', id });") - 4;
@@ -197,8 +202,9 @@ test('fuzzy: a region holding most of SEARCH exactly settles the search: no pass
   assert.ok(settled.work! < everywhere.work!, `work ${settled.work} against ${everywhere.work}`);
   // With fewer than half of SEARCH's lines exact the look-alike pass runs anyway.
   const loose = t.search.map((l, i) => (i % 2 === 0 ? l.replace(/(\w+)/, '$1x') : l));
-  const r = findFuzzyCandidates(t.lines, loose, { maxCandidates: 5, minScore: 0 });
+  const r = findFuzzyCandidates(t.lines, loose, { maxCandidates: 5, minScore: 0, onDocumentScan });
   assert.equal(r.windows.length, 5);
+  assert.equal(scans, 2);
 });
 
 test('fuzzy: a large SEARCH (sampled prefilter) finds its region in a file of look-alike handlers', () => {
