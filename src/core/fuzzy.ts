@@ -465,10 +465,13 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   }
 
   const search: string[] = [];
+  // SEARCH's non-blank lines trimmed as they came (search[i] has its inner spaces collapsed as well).
+  const trimmed: string[] = [];
   for (const line of searchLines) {
     const norm = normalizeLine(line);
     if (norm !== '') {
       search.push(norm);
+      trimmed.push(line.trim());
     }
   }
   if (search.length === 0 || docLines.length === 0) {
@@ -483,7 +486,7 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
   const searchKeys = search.map(lineKey);
   // The quick exact-line pass is read along with the lines; a search that needs every rival skips it.
   const quick = options.everyRival ? undefined : new ExactLines(searchKeys);
-  const lines = measureLines(docLines, budget, quick && trimmedForms(searchLines, quick));
+  const lines = measureLines(docLines, budget, quick && trimmedForms(search, trimmed, quick));
   if (lines.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
@@ -765,19 +768,15 @@ function exactPassAffordable(lines: MeasuredLines, n: number, budget: Budget, co
 }
 
 /**
- * SEARCH's lines trimmed, as they came and with inner spaces collapsed (normalizeLine), each mapped to
- * its key's index in `exact`: a document line equal to one of them once trimmed has that key.
+ * SEARCH's lines in the forms a document line may take once trimmed to be equal to one: as they came
+ * (`trimmed`) and with inner spaces collapsed (`search`, normalizeLine), each mapped to its key's index
+ * in `exact`, since a document line equal to either has that key.
  */
-function trimmedForms(searchLines: readonly string[], exact: ExactLines): Map<string, number> {
+function trimmedForms(search: readonly string[], trimmed: readonly string[], exact: ExactLines): Map<string, number> {
   const forms = new Map<string, number>();
-  let i = 0;
-  for (const line of searchLines) {
-    const norm = normalizeLine(line);
-    if (norm !== '') {
-      forms.set(norm, exact.keyOf[i]);
-      forms.set(line.trim(), exact.keyOf[i]);
-      i++;
-    }
+  for (let i = 0; i < search.length; i++) {
+    forms.set(search[i], exact.keyOf[i]);
+    forms.set(trimmed[i], exact.keyOf[i]);
   }
   return forms;
 }
