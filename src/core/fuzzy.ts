@@ -126,9 +126,22 @@ function bigramCodes(s: string): Uint32Array {
   return codes.sort();
 }
 
-/** Whitespace beyond ASCII (NBSP, BOM, the U+2000 spaces, ...); the hot loops test ASCII inline. */
+/**
+ * White space beyond ASCII as JavaScript reads it (\s: NBSP, BOM, the U+2000 spaces, the line and
+ * paragraph separators, ...) and the zero-width space; the hot loops test ASCII inline.
+ */
 function isWideSpace(c: number): boolean {
-  return c === 0xa0 || c === 0xfeff || (c >= 0x2000 && c <= 0x200b) || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0x1680;
+  return (
+    c === 0xa0 ||
+    c === 0xfeff ||
+    (c >= 0x2000 && c <= 0x200b) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0x1680
+  );
 }
 
 /**
@@ -1087,8 +1100,8 @@ interface MeasuredLines {
 const DOCUMENT_PASS_SHARE = 0.85;
 
 /**
- * One pass over the document: which lines are non-blank and how far each is indented (white space as
- * String.prototype.trim reads it, and zero-width spaces), and, given SEARCH's trimmed forms
+ * One pass over the document: which lines are non-blank and how far each is indented (white space and
+ * zero-width spaces, isWideSpace), and, given SEARCH's trimmed forms
  * (trimmedForms), which lines equal one of them once trimmed. Counted as work as a read of each line
  * up to its first non-space character; a document the budget cannot afford is cut short (and the
  * result marked truncated).
@@ -1108,8 +1121,8 @@ function measureLines(docLines: readonly string[], budget: Budget, forms?: Reado
     }
     const line = docLines[li];
     // Native trims: a loop over every line's indentation in JavaScript is what a cold run would pay
-    // most for here. A line whose text starts with a non-ASCII character is read as the prefilter
-    // reads it (isWideSpace: zero-width spaces are indentation too).
+    // most for here. trimStart stops only at a zero-width space among what isWideSpace skips: a line
+    // whose text starts with a non-ASCII character is read character by character.
     let content = line.trimStart();
     if (content.charCodeAt(0) >= 0x80) {
       content = line.slice(leadingSpace(line));

@@ -23,8 +23,23 @@ export const SHORT_RUN_V8_FLAGS = '--no-turbofan';
  */
 const LONG_RUN_WORK = 2_000_000;
 
+/**
+ * Options of node's own command line or NODE_OPTIONS that choose how V8 compiles: the user's choice
+ * stands, and the CLI sets no flag of its own. (Turning the optimising compiler on in a --jitless
+ * process crashes Node 24.)
+ */
+const USER_COMPILER_CHOICE = /^--(?:no-)?(?:jitless|turbofan|opt|maglev|sparkplug|max-opt|always-opt|always-sparkplug)(?:=|$)/;
+
+let userChoseCompilers: boolean | undefined;
+
+/** Sets V8 flags for this process, unless node was started with options of its own about compiling. */
 export function setV8Flags(flags: string): void {
-  v8.setFlagsFromString(flags);
+  userChoseCompilers ??= [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((option) =>
+    USER_COMPILER_CHOICE.test(option.replace(/_/g, '-')),
+  );
+  if (!userChoseCompilers) {
+    v8.setFlagsFromString(flags);
+  }
 }
 
 /** Turns the optimising compiler back on: the run has a long job ahead. */

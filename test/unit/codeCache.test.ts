@@ -327,5 +327,33 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
     const scan = trace('small.js', oneLine);
     assert.equal(scan.status, 1, scan.stderr);
     assert.match(scan.stdout, /compiling method .*TURBOFAN/, 'a search of the whole file ran without the optimising compiler');
+    // The user's own choice about compiling stands: asked for on node's command line, TurboFan works
+    // in an ordinary run; --jitless runs are left alone (turning TurboFan on in one crashes Node 24).
+    const chosen = spawnSync(
+      process.execPath,
+      ['--turbofan', '--trace-opt', path.join(app, 'dist', 'cli.js'), 'apply', 'small.js', '--dry-run'],
+      {
+        cwd: scratch,
+        input: miss,
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      },
+    );
+    assert.equal(chosen.status, 1, chosen.stderr);
+    assert.match(chosen.stdout, /compiling method .*TURBOFAN/, 'the CLI turned off the optimising compiler node was started with');
+    const plain = spawnSync(process.execPath, [path.join(app, 'dist', 'cli.js'), 'apply', 'small.js', '--dry-run', '--json'], {
+      cwd: scratch,
+      input: oneLine,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    const jitless = spawnSync(process.execPath, [path.join(app, 'dist', 'cli.js'), 'apply', 'small.js', '--dry-run', '--json'], {
+      cwd: scratch,
+      input: oneLine,
+      encoding: 'utf8',
+      env: { ...process.env, ...env, NODE_OPTIONS: '--jitless' },
+    });
+    assert.equal(jitless.status, 1, jitless.stderr);
+    assert.equal(jitless.stdout, plain.stdout);
   });
 });

@@ -156,6 +156,41 @@ test('fuzzy: indentation and blank-line drift are ignored in scoring', () => {
   assertRegion(top(t.lines, search), t.start, t.end);
 });
 
+test('fuzzy: white space as JavaScript reads it is indentation, and a line of it is blank (line and paragraph separators too)', () => {
+  const t = target();
+  const search = [...t.search];
+  search[7] = search[7].replace("'load'", "'lod'");
+  // everyRival: the look-alike pass reads every line as well.
+  const options = { maxCandidates: 3, minScore: 0.3, everyRival: true };
+  const plain = findFuzzyCandidates(t.lines, search, options);
+  // The same document with separator-only lines inside the region and separators in its indentation.
+  const lines = t.lines.flatMap((l, i) => (i === t.start + 3 ? ['\u2028', `\u2029${l}`, ' \u2028 '] : [l]));
+  const spaced = findFuzzyCandidates(lines, search, options);
+  const after = (line: number) => (line > t.start + 3 ? line - 2 : line);
+  const shift = (w: FuzzyWindow) => ({ ...w, start: after(w.start), end: after(w.end) });
+  assert.deepEqual(spaced.windows.map(shift), plain.windows);
+});
+
+test('fuzzy: a settled search lists the regions its exact lines support; a reformatted copy of the region is a look-alike', () => {
+  // Lines equal to SEARCH's once trimmed settle the search without the key scan; a copy whose lines
+  // differ inside (spacing, quote kinds) is then left to the look-alike pass, which a settled search
+  // skips unless every rival is wanted. The first candidate is the same either way.
+  const t = target();
+  const reformatted = t.search.map((l) => l.replace(/\(/g, '( ').replace(/'/g, '"'));
+  const lines = [...t.lines, '', ...reformatted];
+  const search = [...t.search];
+  search[7] = search[7].replace("'load'", "'lod'");
+  const settled = findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0.3 });
+  const everyRival = findFuzzyCandidates(lines, search, { maxCandidates: 3, minScore: 0.3, everyRival: true });
+  assertRegion(settled.windows[0], t.start, t.end);
+  assert.deepEqual(settled.windows[0], everyRival.windows[0]);
+  const copyStart = t.lines.length + 1;
+  assert.ok(
+    everyRival.windows.some((w) => w.start === copyStart),
+    `the reformatted copy is not among every rival's candidates: ${JSON.stringify(everyRival.windows)}`,
+  );
+});
+
 test('fuzzy: the near twin ranks below the true region, and candidates never overlap', () => {
   const t = target();
   const search = [...t.search];
