@@ -3,7 +3,10 @@
 // paired with a run of `node -e 0` right before it, so the figure is the CLI's cost beyond Node's own
 // start on the same machine at the same moment (the machine is shared: absolute times mean little).
 // dist/cli.js keeps a V8 code cache in the temp folder (src/node/codeCache.ts): the first run of a build
-// writes it and the others use it, as the runs of an agent loop do.
+// writes it and the others use it, as the runs of an agent loop do. It starts without V8's optimising
+// compiler and turns it on for long jobs (src/node/runLength.ts).
+// The machine's speed drifts (node -e 0 itself takes 62-98 ms here at different moments, and what the
+// CLI adds grows with it): compare builds in alternating runs, as this table's floor is taken.
 // Inputs: 10k- and 100k-line slices of typescript.js with a 50-line content miss (three wrong
 // identifiers), the most expensive ordinary outcome (every tier, then the fuzzy search); the same SEARCH
 // with the file's own text as REPLACE (already applied: every tier, no fuzzy search); and an exact hit.
