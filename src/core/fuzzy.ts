@@ -917,6 +917,15 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
   // The full pass tries at most M - len + 1 starts of up to len + 1 work each: a search that could not
   // afford that takes the full pass, which is cut short exactly where it always was.
   const starts = exact && budget.used + (M - len + 1) * (len + 1) <= budget.cap ? twinStarts(exact, w.start, w.end) : undefined;
+  // Whether the lines from j on are the window's lines (trimmed), counting each line compared as work.
+  const twinAt = (j: number): boolean => {
+    let k = 0;
+    while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
+      k++;
+    }
+    budget.used += k;
+    return k === len;
+  };
   if (starts) {
     let next = 0; // the first start clear of the last twin taken
     for (const j of starts) {
@@ -924,12 +933,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
         continue;
       }
       budget.used++;
-      let k = 0;
-      while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
-        k++;
-      }
-      budget.used += k;
-      if (k === len) {
+      if (twinAt(j)) {
         out.push({ start: j, end: j + len, score: w.score });
         next = j + len;
       }
@@ -952,12 +956,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
     if (last !== wantLast && ((last > 32 && last < 0xa0) || !isTrimmed(last))) {
       continue;
     }
-    let k = 0;
-    while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
-      k++;
-    }
-    budget.used += k;
-    if (k === len) {
+    if (twinAt(j)) {
       out.push({ start: j, end: j + len, score: w.score });
       j += len - 1;
     }
