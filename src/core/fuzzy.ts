@@ -175,16 +175,17 @@ export function lineKey(line: string): string {
   if (!KEY_FOLDED.test(key)) {
     return key;
   }
-  return key
-    .replace(/[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`]/g, "'")
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\u2026/g, '...');
+  return key.replace(KEY_QUOTES, "'").replace(KEY_DASHES, '-').replace(KEY_ELLIPSIS, '...');
 }
 
 /** A character lineKey may drop or fold: control characters and space, `"`, backquote, anything past ASCII. */
 const KEY_UNSTABLE = /[\x00-\x20"`\x7f-\uffff]/;
-/** A character lineKey folds (quotes, dashes, ellipsis), once white space is gone. */
-const KEY_FOLDED = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`\u2010-\u2015\u2212\u2026]/;
+/** What lineKey folds: quote kinds to `'`, unicode dashes to `-`, the ellipsis to `...`. */
+const KEY_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`]/g;
+const KEY_DASHES = /[\u2010-\u2015\u2212]/g;
+const KEY_ELLIPSIS = /\u2026/g;
+/** Any character lineKey folds, once white space is gone (not global: test() keeps no state). */
+const KEY_FOLDED = new RegExp(`${KEY_QUOTES.source}|${KEY_DASHES.source}|${KEY_ELLIPSIS.source}`);
 
 /** How much of the gap between look-alike similarity and 1 the share of exactly equal lines closes. */
 const EXACT_WEIGHT = 0.5;
