@@ -42,9 +42,14 @@ export function setV8Flags(flags: string): void {
   }
 }
 
-/** Turns the optimising compiler back on: the run has a long job ahead. */
-export function expectLongRun(): void {
-  setV8Flags('--turbofan');
+let longRun = false;
+
+/** Turns the optimising compiler back on, once: the run has a long job ahead (every near miss of a batch may say so). */
+function expectLongRun(): void {
+  if (!longRun) {
+    longRun = true;
+    setV8Flags('--turbofan');
+  }
 }
 
 /**
