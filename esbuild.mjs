@@ -54,7 +54,7 @@ const vscodeApiBindings = {
  * activate() starts reading dist/web/engine.js and evaluating it, and every entry point that can reach the
  * engine waits for that (src/extension/engineGate.ts). The CLI keeps the engine inside: it needs it at once.
  */
-const LAZY_ENGINE_MODULES = ['src/core/engine.ts', 'src/core/hunkPlacement.ts', 'src/core/lineDiff.ts'];
+const LAZY_ENGINE_MODULES = ['src/core/engine.ts', 'src/core/batch/hunkPlacement.ts', 'src/core/report/lineDiff.ts'];
 const engineEntry = {
   contents: LAZY_ENGINE_MODULES.map((file) => `export * from './${file}';`).join('\n'),
   resolveDir: process.cwd(),

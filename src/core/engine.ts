@@ -13,18 +13,18 @@ import {
   type TextEdit,
   type Tier,
 } from './types';
-import { DocLines, type LineView, splitBlockLines } from './lines';
-import { LineArray } from './lineArray';
-import { type IndentMiss, Matcher, type Occurrence, prepareSearch, type SearchSpec } from './tiers';
-import { buildReplacement, relateRegion, type ReplacementLine } from './transform';
-import { describeLead } from './indent';
-import { LineLedger, TextLedger } from './ledger';
-import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, FuzzyScratch, similarity } from './fuzzy';
-import { formatMessage } from './message';
-import { formatScore } from './score';
-import { tierInfo } from './tierTable';
-import { holdBack, markAlreadyApplied, markAmbiguous, markApplied, markInvalid, markStale, undecided } from './outcome';
-import { comparisonKeys, describeDifferences } from './lineDiff';
+import { DocLines, type LineView, splitBlockLines } from './match/lines';
+import { LineArray } from './match/lineArray';
+import { type IndentMiss, Matcher, type Occurrence, prepareSearch, type SearchSpec } from './match/tiers';
+import { buildReplacement, relateRegion, type ReplacementLine } from './write/transform';
+import { describeLead } from './match/indent';
+import { LineLedger, TextLedger } from './write/ledger';
+import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, FuzzyScratch, similarity } from './match/fuzzy';
+import { formatMessage } from './report/message';
+import { formatScore } from './report/score';
+import { tierInfo } from './match/tierTable';
+import { holdBack, markAlreadyApplied, markAmbiguous, markApplied, markInvalid, markStale, undecided } from './decide/outcome';
+import { comparisonKeys, describeDifferences } from './report/lineDiff';
 import { SETTINGS } from './settings';
 
 /** How many other occurrences a note names when a line hint picked one. */

@@ -6,9 +6,9 @@
 // the text a user or a model sees). Offsets are UTF-16 code-unit offsets into that same text.
 
 // The matching tiers and their order live in the tier table (one entry per tier).
-import type { Tier } from './tierTable';
+import type { Tier } from './match/tierTable';
 
-export { type Tier, TIERS } from './tierTable';
+export { type Tier, TIERS } from './match/tierTable';
 
 /** One SEARCH/REPLACE block as parsed from the input. */
 export interface SearchReplaceBlock {

@@ -1,14 +1,14 @@
 // The one place that turns SEARCH/REPLACE blocks into edits of live documents. Paste, the clipboard
 // command, CodeLens rows, Quick Pick and the chat participant / LM tool all go through here:
 //   plan()   dry-runs the engine against the live documents (DocumentApplier);
-//   settle() decides what happens to the dry run (core/plan.ts judgePlan): ask before creating files,
+//   settle() decides what happens to the dry run (core/batch/plan.ts judgePlan): ask before creating files,
 //            commit it as ONE WorkspaceEdit, keep it waiting for a choice in the pending store, or refuse;
 //   applyBlocks() / applyText() are parse + plan + settle + notify.
 import * as vscode from 'vscode';
-import { editBlocks, parseEdits } from '../core/edits';
-import { blockWord, judgePlan, unresolved } from '../core/plan';
-import { BlockParseError } from '../core/parser';
-import type { BlockChoices } from '../core/rematch';
+import { editBlocks, parseEdits } from '../core/formats/edits';
+import { blockWord, judgePlan, unresolved } from '../core/batch/plan';
+import { BlockParseError } from '../core/formats/parser';
+import type { BlockChoices } from '../core/batch/rematch';
 import type { LineRange, SearchReplaceBlock } from '../core/types';
 import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
 import type { Feedback } from './feedback';
@@ -175,7 +175,7 @@ export class ApplyService {
     return `Nothing was applied: ${names} does not exist${policy === 'never' ? ' (its blocks have an empty SEARCH section and would create it)' : ''}.`;
   }
 
-  /** Decides what happens to a dry-run plan (core/plan.ts judgePlan): create files, commit, keep pending, or refuse. */
+  /** Decides what happens to a dry-run plan (core/batch/plan.ts judgePlan): create files, commit, keep pending, or refuse. */
   async settle(plan: BatchPlan, options: ApplyRequestOptions): Promise<ApplyOutcome> {
     const verdict = judgePlan(plan);
     if (verdict.kind === 'problems') {

@@ -1,6 +1,6 @@
 // Blocks against live documents: matches them on TextDocument.getText() (remembering document.version),
 // re-matches after a document changed, and applies a batch as ONE WorkspaceEdit. The decisions (which
-// block goes where, re-finding a choice, whether a batch is ready) are core/plan.ts and core/rematch.ts;
+// block goes where, re-finding a choice, whether a batch is ready) are core/batch/plan.ts and core/batch/rematch.ts;
 // this file reads documents, applies edits and shows what happened.
 import * as vscode from 'vscode';
 import { applyBlocksAsync } from '../core/engine';
@@ -13,7 +13,7 @@ import {
   describeUnapplied,
   type BlockTarget,
   type Plan,
-} from '../core/plan';
+} from '../core/batch/plan';
 import {
   choiceRanges,
   lostChoicesMessage,
@@ -22,7 +22,7 @@ import {
   rematchChoices,
   type BlockChoice,
   type BlockChoices,
-} from '../core/rematch';
+} from '../core/batch/rematch';
 import type { ApplyResult, LineRange, SearchReplaceBlock } from '../core/types';
 import { appliedSummary, type Feedback, rangesAfterEdits } from './feedback';
 import { describeDecision, type Log } from './log';
@@ -157,7 +157,7 @@ export class DocumentApplier {
 
   /**
    * Re-matches a part against its document's current text. Choices made on an older version are found
-   * again (core/rematch.ts); a choice that cannot be found is dropped and reported in `lost`.
+   * again (core/batch/rematch.ts); a choice that cannot be found is dropped and reported in `lost`.
    */
   rematch(part: MatchedPart, document: vscode.TextDocument, source = 'rematch'): { part: MatchedPart; lost: number[] } {
     const { matched, lost } = rematchChoices(part.choices, document.version, (choices) =>

@@ -1,4 +1,4 @@
-// The gate in front of the matching engine (core/engine.ts, hunkPlacement.ts, lineDiff.ts). In the Node
+// The gate in front of the matching engine (core/engine.ts, core/batch/hunkPlacement.ts, core/report/lineDiff.ts). In the Node
 // extension host and the CLI the engine is called synchronously (bundled in, or required on first use), so
 // engineReady() resolves at once. The web worker host cannot load a second file synchronously (its
 // `require` serves only 'vscode', importScripts is blocked): web.ts starts reading dist/web/engine.js in

@@ -1,7 +1,7 @@
 // What the user sees right after an apply: a short highlight on the changed lines and a status bar message.
 import * as vscode from 'vscode';
 import type { TextEdit, Tier } from '../core/types';
-import { tierInfo, tierPhrase } from '../core/tierTable';
+import { tierInfo, tierPhrase } from '../core/match/tierTable';
 import { Colors, FLASH_MS } from './constants';
 
 /**

@@ -2,7 +2,7 @@
 // explained after the fact. Users raise the level with "Developer: Set Log Level".
 import * as vscode from 'vscode';
 import type { ApplyResult, SearchReplaceBlock } from '../core/types';
-import { formatScore } from '../core/score';
+import { formatScore } from '../core/report/score';
 import { Commands, OUTPUT_CHANNEL_NAME } from './constants';
 
 export type Log = vscode.LogOutputChannel;

@@ -3,11 +3,11 @@
 // the live documents: edits move chosen ranges with the text and trigger a debounced re-match; an undo
 // of an apply that came from a choice brings the choices back.
 import * as vscode from 'vscode';
-import { AppliedHistory, type AppliedBatch } from '../core/appliedHistory';
-import { containsEdits } from '../core/edits';
-import { moveChoices } from '../core/lineMap';
-import { isReady, unresolved } from '../core/plan';
-import { withChoice } from '../core/rematch';
+import { AppliedHistory, type AppliedBatch } from '../core/decide/appliedHistory';
+import { containsEdits } from '../core/formats/edits';
+import { moveChoices } from '../core/batch/lineMap';
+import { isReady, unresolved } from '../core/batch/plan';
+import { withChoice } from '../core/batch/rematch';
 import type { BlockOutcome, Candidate } from '../core/types';
 import type { PendingSink } from './applyService';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';

@@ -6,10 +6,10 @@
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
 import path = require('node:path');
-import { formatName } from '../core/edits';
-import { applyEdits } from '../core/hunkPlacement';
-import { BlockParseError } from '../core/parser';
-import { byPatchPreference, type FileChange, parsePatch } from '../core/patchParser';
+import { formatName } from '../core/formats/edits';
+import { applyEdits } from '../core/batch/hunkPlacement';
+import { BlockParseError } from '../core/formats/parser';
+import { byPatchPreference, type FileChange, parsePatch } from '../core/formats/patchParser';
 import type { ApplyResult, BatchStatus } from '../core/types';
 import { jsonRequested } from './args';
 import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';

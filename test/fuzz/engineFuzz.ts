@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runBatch } from '../../src/core/engine';
-import { BlockParseError, parseBlocks } from '../../src/core/parser';
+import { BlockParseError, parseBlocks } from '../../src/core/formats/parser';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 import { seededRandom } from '../shared/seededRandom';
 

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
-import { parseBlocks } from '../../src/core/parser';
+import { parseBlocks } from '../../src/core/formats/parser';
 import { api, applyText, block, openFile, scratchSuite } from './editorHelpers';
 
 const LINES = 3000;

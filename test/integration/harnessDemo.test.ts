@@ -4,9 +4,9 @@ import * as assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import { applyBlocks } from '../../src/core/engine';
-import { editBlocks, parseEdits } from '../../src/core/edits';
-import { applyEdits } from '../../src/core/hunkPlacement';
-import { parseBlocks } from '../../src/core/parser';
+import { editBlocks, parseEdits } from '../../src/core/formats/edits';
+import { applyEdits } from '../../src/core/batch/hunkPlacement';
+import { parseBlocks } from '../../src/core/formats/parser';
 import { normalizeBlockPath } from '../../src/extension/targets';
 
 const EXPECTED: { file: string; status: string; tier?: string }[] = [

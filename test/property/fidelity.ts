@@ -15,8 +15,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyBlocks } from '../../src/core/engine';
-import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, tokenKey } from '../../src/core/normalize';
-import { columns, renderColumns } from '../../src/core/indent';
+import { foldQuotes, foldUnicode, isBlank, leadingWhitespace, tokenKey } from '../../src/core/match/normalize';
+import { columns, renderColumns } from '../../src/core/match/indent';
 import { type Random, seededRandom } from '../shared/seededRandom';
 
 const ROOT = path.resolve(__dirname, '../../..');

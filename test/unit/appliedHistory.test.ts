@@ -1,8 +1,8 @@
-// The undo/redo bookkeeping of pending batches (core/appliedHistory.ts): a batch applied from a choice
+// The undo/redo bookkeeping of pending batches (core/decide/appliedHistory.ts): a batch applied from a choice
 // comes back as pending once an undo took every one of its documents back, and leaves again on redo.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { AppliedHistory, type AppliedBatch } from '../../src/core/appliedHistory';
+import { AppliedHistory, type AppliedBatch } from '../../src/core/decide/appliedHistory';
 
 function batch(source: string, ...docs: [uri: string, before: string, after: string][]): AppliedBatch {
   return {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { describeDifferences } from '../../src/core/lineDiff';
+import { describeDifferences } from '../../src/core/report/lineDiff';
 
 describe('what differs, per candidate', () => {
   test('changed, missing and extra lines, numbered in SEARCH and in the file', () => {

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { diffLines, renderDiff } from '../../src/core/lineDiff';
-import { mapLineRange, moveChoices } from '../../src/core/lineMap';
-import type { BlockChoices } from '../../src/core/rematch';
+import { diffLines, renderDiff } from '../../src/core/report/lineDiff';
+import { mapLineRange, moveChoices } from '../../src/core/batch/lineMap';
+import type { BlockChoices } from '../../src/core/batch/rematch';
 
 /** A content change as VS Code reports it (0-based positions), without importing vscode at runtime. */
 function change(

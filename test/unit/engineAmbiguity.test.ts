@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { BlockParseError, parseBlocks } from '../../src/core/parser';
+import { BlockParseError, parseBlocks } from '../../src/core/formats/parser';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks, applyBlocksAsync, runBatch } from '../../src/core/engine';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
-import { LineLedger, TextLedger } from '../../src/core/ledger';
+import { LineLedger, TextLedger } from '../../src/core/write/ledger';
 import { seededRandom as rng } from '../shared/seededRandom';
 
 function finish(run: Generator<void, ApplyResult>): ApplyResult {

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
 import { type ApplyOptions, type ApplyResult } from '../../src/core/types';
-import { bestIndentMap, deriveIndentMap, mapIndent } from '../../src/core/indent';
+import { bestIndentMap, deriveIndentMap, mapIndent } from '../../src/core/match/indent';
 
 function one(doc: string, search: string, replace: string, options?: ApplyOptions): ApplyResult {
   return applyBlocks(doc, [{ index: 1, sourceLine: 1, search, replace }], options);

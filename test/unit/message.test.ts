@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { formatMessage, formatScore } from '../../src/core/message';
+import { formatMessage, formatScore } from '../../src/core/report/message';
 import { applyBlocks } from '../../src/core/engine';
 import { TOTAL_FUNCTION } from '../shared/fixtures';
 import type { BlockOutcome, Candidate } from '../../src/core/types';

@@ -3,8 +3,8 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { choiceNeededLine, outcomeLine } from '../../src/core/message';
-import { type BlockVerdict, isPlaced, verdictOf, type VerdictKind } from '../../src/core/outcome';
+import { choiceNeededLine, outcomeLine } from '../../src/core/report/message';
+import { type BlockVerdict, isPlaced, verdictOf, type VerdictKind } from '../../src/core/decide/outcome';
 import type { ApplyOptions, ApplyResult } from '../../src/core/types';
 
 function run(doc: string, blocks: Array<{ search: string; replace: string }>, options?: ApplyOptions): ApplyResult {

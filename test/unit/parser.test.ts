@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { BlockParseError, containsBlocks, parseBlocks } from '../../src/core/parser';
+import { BlockParseError, containsBlocks, parseBlocks } from '../../src/core/formats/parser';
 
 const text = (...lines: string[]): string => lines.join('\n');
 

@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseEdits } from '../../src/core/edits';
-import { applyEdits } from '../../src/core/hunkPlacement';
+import { parseEdits } from '../../src/core/formats/edits';
+import { applyEdits } from '../../src/core/batch/hunkPlacement';
 import type { ApplyOptions, ApplyResult } from '../../src/core/types';
 
 const text = (...lines: string[]): string => lines.join('\n');
@@ -243,7 +243,7 @@ describe('apply_patch hunks through the engine', () => {
 // Property: on real source files, a one-line change written as a unified diff hunk with a stale header
 // line applies exactly where its (unique) context is, and says where when the header was wrong.
 describe('property: stale hunk headers on real source', () => {
-  const sources = ['engine.ts', 'parser.ts', 'fuzzy.ts', 'tiers.ts', 'message.ts'].map((f) =>
+  const sources = ['engine.ts', 'formats/parser.ts', 'write/transform.ts', 'match/tiers.ts', 'report/message.ts'].map((f) =>
     fs.readFileSync(path.resolve(__dirname, '../../../src/core', f), 'utf8'),
   );
   let seed = 12345;

@@ -1,9 +1,9 @@
 // The unified diff and apply_patch parsers, on diffs as git prints them and as models write them.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { containsEdits, detectEditFormat, editBlocks, parseEdits } from '../../src/core/edits';
-import { BlockParseError } from '../../src/core/parser';
-import { containsPatch, parsePatch } from '../../src/core/patchParser';
+import { containsEdits, detectEditFormat, editBlocks, parseEdits } from '../../src/core/formats/edits';
+import { BlockParseError } from '../../src/core/formats/parser';
+import { containsPatch, parsePatch } from '../../src/core/formats/patchParser';
 
 const text = (...lines: string[]): string => lines.join('\n');
 

@@ -1,4 +1,4 @@
-// Planning a batch over several files (core/plan.ts): which block goes where, whether a missing file can
+// Planning a batch over several files (core/batch/plan.ts): which block goes where, whether a missing file can
 // be created, and whether a batch is committed, waits for a choice or is refused, with the message for it.
 // The parts are matched by the real engine on plain text.
 import { describe, test } from 'node:test';
@@ -17,8 +17,8 @@ import {
   type BlockTarget,
   type Plan,
   type PlannedPart,
-} from '../../src/core/plan';
-import { matchWithChoices, type BlockChoices } from '../../src/core/rematch';
+} from '../../src/core/batch/plan';
+import { matchWithChoices, type BlockChoices } from '../../src/core/batch/rematch';
 import type { SearchReplaceBlock } from '../../src/core/types';
 
 function block(index: number, search: string, replace: string, filePath?: string): SearchReplaceBlock {

@@ -1,4 +1,4 @@
-// Re-finding a user's choice after the document changed (core/rematch.ts): the decisions the editor's
+// Re-finding a user's choice after the document changed (core/batch/rematch.ts): the decisions the editor's
 // pending batches, chat buttons and Preview rely on, run on plain text with the real engine.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import {
   splitStaleChoices,
   type BlockChoice,
   type BlockChoices,
-} from '../../src/core/rematch';
+} from '../../src/core/batch/rematch';
 import type { SearchReplaceBlock } from '../../src/core/types';
 
 function blocks(...pairs: [string, string][]): SearchReplaceBlock[] {

@@ -1,8 +1,8 @@
 // One score formatter for every surface: rounded down, so a near miss never looks better than it is.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { formatPercent, formatScore } from '../../src/core/score';
-import { formatScore as messageScore } from '../../src/core/message';
+import { formatPercent, formatScore } from '../../src/core/report/score';
+import { formatScore as messageScore } from '../../src/core/report/message';
 import { percent } from '../../src/extension/chat/outcomeText';
 
 test('score: 0.996 shows as 0.99 and 99% (never rounded up), only a perfect match as 1.00 and 100%', () => {

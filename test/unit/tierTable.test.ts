@@ -3,10 +3,10 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { formatMessage } from '../../src/core/message';
-import { DocLines } from '../../src/core/lines';
-import { Matcher, prepareSearch } from '../../src/core/tiers';
-import { INVISIBLE_TIERS, LINE_TIERS, type Tier, TIER_TABLE, tierInfo, tierPhrase, TIERS } from '../../src/core/tierTable';
+import { formatMessage } from '../../src/core/report/message';
+import { DocLines } from '../../src/core/match/lines';
+import { Matcher, prepareSearch } from '../../src/core/match/tiers';
+import { INVISIBLE_TIERS, LINE_TIERS, type Tier, TIER_TABLE, tierInfo, tierPhrase, TIERS } from '../../src/core/match/tierTable';
 import { outcomeLine } from '../../src/extension/chat/outcomeText';
 
 /**

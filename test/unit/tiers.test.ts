@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { Matcher, prepareSearch } from '../../src/core/tiers';
-import { DocLines } from '../../src/core/lines';
+import { Matcher, prepareSearch } from '../../src/core/match/tiers';
+import { DocLines } from '../../src/core/match/lines';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };

@@ -7,7 +7,7 @@ import {
   editNeedsConfirmation,
   globToRegExp,
   resolveWorkspacePath,
-} from '../../src/core/toolInput';
+} from '../../src/core/formats/toolInput';
 
 function problems(input: unknown): string {
   const result = checkToolInput(input);

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
-import { buildReplacement } from '../../src/core/transform';
-import { alignLines } from '../../src/core/align';
-import { deriveIndentMap, mapIndent } from '../../src/core/indent';
-import { quoteStyler } from '../../src/core/quotes';
+import { buildReplacement } from '../../src/core/write/transform';
+import { alignLines } from '../../src/core/write/align';
+import { deriveIndentMap, mapIndent } from '../../src/core/match/indent';
+import { quoteStyler } from '../../src/core/match/quotes';
 import { type ApplyOptions, type ApplyResult } from '../../src/core/types';
 
 function apply(doc: string, search: string, replace: string, options?: ApplyOptions): ApplyResult {
@@ -270,7 +270,7 @@ describe('building blocks', () => {
 
 describe('line alignment on ids agrees with the generic one', () => {
   test('random line lists', async () => {
-    const { alignEqual } = await import('../../src/core/align');
+    const { alignEqual } = await import('../../src/core/write/align');
     let seed = 7;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let iter = 0; iter < 200; iter++) {

@@ -5,8 +5,14 @@
 // ambiguous occurrence. Bad input is answered, never thrown: a thrown error loses the message the
 // model needs to correct itself.
 import * as vscode from 'vscode';
-import { newFileResult } from '../../core/plan';
-import { APPLY_TOOL_NAME, checkToolInput, editNeedsConfirmation, resolveWorkspacePath, type PathResolution } from '../../core/toolInput';
+import { newFileResult } from '../../core/batch/plan';
+import {
+  APPLY_TOOL_NAME,
+  checkToolInput,
+  editNeedsConfirmation,
+  resolveWorkspacePath,
+  type PathResolution,
+} from '../../core/formats/toolInput';
 import type { SearchReplaceBlock } from '../../core/types';
 import type { ApplyService, BatchPlan } from '../applyService';
 import { whenEngineReady } from '../engineGate';

@@ -2,19 +2,19 @@
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
 import type { BlockOutcome, Candidate, LineRange } from '../../core/types';
-import { formatPercent } from '../../core/score';
-import { outcomeLine } from '../../core/message';
-import { isPlaced } from '../../core/outcome';
+import { formatPercent } from '../../core/report/score';
+import { outcomeLine } from '../../core/report/message';
+import { isPlaced } from '../../core/decide/outcome';
 
 /** "line 7" or "lines 142-148". */
 export function linesLabel(range: LineRange): string {
   return range.startLine === range.endLine ? `line ${range.startLine}` : `lines ${range.startLine}-${range.endLine}`;
 }
 
-/** A similarity as a whole percentage, rounded down like every score shown (see core/score.ts). */
+/** A similarity as a whole percentage, rounded down like every score shown (see core/report/score.ts). */
 export const percent = formatPercent;
 
-/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148" (see core/message.ts). */
+/** The one-line outcome of a dry run, e.g. "not found, best 92% at lines 142-148" (see core/report/message.ts). */
 export { outcomeLine };
 
 /** True when the block found exactly one place (applied in the dry run, or waiting on another block). */

@@ -5,7 +5,7 @@
 
 import { editBlocks, formatName, parseEdits } from './edits';
 import { BlockParseError } from './parser';
-import type { SearchReplaceBlock } from './types';
+import type { SearchReplaceBlock } from '../types';
 
 export const APPLY_TOOL_NAME = 'resilient-apply_applyBlocks';
 

@@ -2,11 +2,11 @@
 // missing file can be created by its blocks, whether the batch is ready, waits for a choice or is refused,
 // and what to tell the user. The editor adds documents, versions and URIs to these shapes (extension/
 // documentApplier.ts); nothing here reads a file or shows anything.
-import { applyBlocks } from './engine';
-import { choiceNeededLine } from './message';
-import { isPlaced } from './outcome';
+import { applyBlocks } from '../engine';
+import { choiceNeededLine } from '../report/message';
+import { isPlaced } from '../decide/outcome';
 import type { BlockChoices } from './rematch';
-import type { ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, Tier } from './types';
+import type { ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, Tier } from '../types';
 
 /** Blocks matched against one file's text. */
 export interface PlannedPart {

@@ -3,9 +3,9 @@
 // quotes the file's real text for the closest regions with a score and line range, then asks for
 // SEARCH to be re-emitted exactly from those lines.
 
-import type { BatchStatus, BlockOutcome, LineRange } from './types';
-import { tierForgives, tierInfo, tierPhrase } from './tierTable';
-import { type BlockVerdict, isFailure, isPlaced, verdictOf } from './outcome';
+import type { BatchStatus, BlockOutcome, LineRange } from '../types';
+import { tierForgives, tierInfo, tierPhrase } from '../match/tierTable';
+import { type BlockVerdict, isFailure, isPlaced, verdictOf } from '../decide/outcome';
 import { formatPercent, formatScore } from './score';
 
 export { formatScore };

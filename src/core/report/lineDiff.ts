@@ -1,9 +1,9 @@
 // A small line diff (longest common subsequence): how a block's SEARCH differs from a candidate region.
 // One source for the editor hover (rendered as a diff) and the LLM-facing message (describeDifferences).
 
-import { alignEqual } from './align';
-import { similarity } from './fuzzy';
-import { splitBlockLines } from './lines';
+import { alignEqual } from '../write/align';
+import { similarity } from '../match/fuzzy';
+import { splitBlockLines } from '../match/lines';
 
 /** Above this many cells of the LCS table, the middle of a diff is left unaligned (see alignEqual). */
 const DIFF_CELLS = 250_000;

@@ -8,7 +8,7 @@
 // Markdown). Line endings are the caller's business (it joins the lines). Nothing here interprets `$`.
 
 import { alignEqual, alignLines } from './align';
-import { bestIndentMap, deriveIndentMap, type IndentMap, leadPairs, mapIndent } from './indent';
+import { bestIndentMap, deriveIndentMap, type IndentMap, leadPairs, mapIndent } from '../match/indent';
 import {
   foldQuotes,
   foldUnicode,
@@ -20,9 +20,9 @@ import {
   tokenKey,
   trimEndWs,
   trimWs,
-} from './normalize';
-import { alignQuotes, quoteStyler } from './quotes';
-import { similarity } from './fuzzy';
+} from '../match/normalize';
+import { alignQuotes, quoteStyler } from '../match/quotes';
+import { similarity } from '../match/fuzzy';
 import { mergeLine, type Piece, tokenizeLine } from './merge';
 
 export interface ReplacementInput {

@@ -3,7 +3,7 @@
 // that explains a block (the LLM-facing message, chat, CodeLens, the editor's notifications) reads it
 // back through verdictOf() rather than re-deriving it from status, notes and optional fields.
 
-import type { BlockOutcome, Candidate, LineRange, Tier } from './types';
+import type { BlockOutcome, Candidate, LineRange, Tier } from '../types';
 
 /** The decision about one block, with the data each kind needs. */
 export type BlockVerdict =

@@ -2,7 +2,7 @@
 // `>>>>>>> REPLACE`), Cline (`------- SEARCH` / `=======` / `+++++++ REPLACE`) and Roo's
 // `:start_line:N` header, with the target file named on the line before the block or its code fence.
 // Pure string work: no vscode, no Node built-ins (runs in the web worker too).
-import type { ParseErrorInfo, SearchReplaceBlock } from './types';
+import type { ParseErrorInfo, SearchReplaceBlock } from '../types';
 
 export class BlockParseError extends Error {
   readonly info: ParseErrorInfo;

@@ -10,13 +10,13 @@
 //     and, when the hunk lands elsewhere, the message says so ("hunk header said line 12, applied at
 //     line 40") instead of applying at an offset silently.
 // Pure: no I/O, no vscode.
-import { applyBlocks } from './engine';
-import { DocLines } from './lines';
-import { formatMessage } from './message';
-import { holdBack, isFailure } from './outcome';
-import { tierInfo } from './tierTable';
-import { Matcher, type Occurrence, prepareSearch } from './tiers';
-import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, Candidate, SearchReplaceBlock, Tier } from './types';
+import { applyBlocks } from '../engine';
+import { DocLines } from '../match/lines';
+import { formatMessage } from '../report/message';
+import { holdBack, isFailure } from '../decide/outcome';
+import { tierInfo } from '../match/tierTable';
+import { Matcher, type Occurrence, prepareSearch } from '../match/tiers';
+import type { ApplyOptions, ApplyResult, BatchStatus, BlockOutcome, Candidate, SearchReplaceBlock, Tier } from '../types';
 
 interface RegionMatch {
   tier: Tier;

@@ -2,8 +2,8 @@
 // document text has changed (typing, a formatter, a reload). Works on plain text and 1-based line numbers;
 // the editor keeps document versions and live buffers, this module only decides.
 import { applyEdits } from './hunkPlacement';
-import { isPlaced } from './outcome';
-import type { ApplyOptions, ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock } from './types';
+import { isPlaced } from '../decide/outcome';
+import type { ApplyOptions, ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock } from '../types';
 
 /** Where the user placed a block that did not place itself, and on which document version. */
 export interface BlockChoice {

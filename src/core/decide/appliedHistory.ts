@@ -1,7 +1,7 @@
 // Batches applied from a user's choice, kept so an undo brings their choices back: when every document
 // of such a batch is back to its text from before the apply, the batch is pending again; a redo of it
 // puts it back into the history. Documents are named by key (a URI string) and seen as plain text.
-import type { SearchReplaceBlock } from './types';
+import type { SearchReplaceBlock } from '../types';
 
 /** One document of an applied batch: its blocks and its text before and after the apply. */
 export interface AppliedDocument {

@@ -9,7 +9,7 @@
 //     `*** Move to:`, hunks opened by `@@` optionally followed by an anchor line, `*** End of File`.
 // Pure string work, same error style as parser.ts (BlockParseError: block, line, expected, message).
 import { BlockParseError } from './parser';
-import type { HunkInfo, SearchReplaceBlock } from './types';
+import type { HunkInfo, SearchReplaceBlock } from '../types';
 
 export type PatchFormat = 'unified-diff' | 'apply-patch';
 export type FileChangeKind = 'update' | 'add' | 'delete';

@@ -1,7 +1,7 @@
 // Moves a line range through document edits so a choice made on one version still points at the same
 // text on the next ("candidates move with the text").
 import type { BlockChoices } from './rematch';
-import type { LineRange } from './types';
+import type { LineRange } from '../types';
 
 /** A 0-based position, as an editor reports it. */
 export interface TextPosition {

@@ -4,7 +4,7 @@
 // markers stays a diff; blocks whose content quotes a diff stay blocks).
 import { BlockParseError, firstBlockOffset, parseBlocks } from './parser';
 import { type FileChange, findPatch, parsePatch, type PatchFormat } from './patchParser';
-import type { SearchReplaceBlock } from './types';
+import type { SearchReplaceBlock } from '../types';
 
 export type EditFormat = 'search-replace' | PatchFormat;
 

@@ -7,7 +7,7 @@
 // are kept sorted with the running sum of their size changes (recomputed lazily from the first region
 // that changed) and every question is a binary search. Blocks that go top to bottom, the usual order,
 // only ever append; any order costs at most one pass of additions per block.
-import type { TextEdit } from './types';
+import type { TextEdit } from '../types';
 
 export interface LineEdit {
   /** ORIGINAL lines [origStart, origEnd) were replaced ... */
