@@ -3,6 +3,55 @@
 // `npm test` runs that first. Type-aware rules use tsconfig.json through the project service.
 import tseslint from 'typescript-eslint';
 
+/** Outside core, the engine is reached through its public surface, src/core/index.ts, never a file inside it. */
+const CORE_SURFACE_ONLY = {
+  regex: '(^|/)core/.',
+  message: "import core through its public surface ('../core', src/core/index.ts); add what you need there.",
+};
+
+/** The folders of src/core in the order of the data path; each may import only the ones before it. */
+export const CORE_LAYERS = ['formats', 'match', 'decide', 'write', 'report', 'batch'];
+
+/** One no-restricted-imports rule per folder of core: no import of a later folder, of engine.ts or of index.ts. */
+function coreLayerRules() {
+  return CORE_LAYERS.map((layer, i) => {
+    const later = CORE_LAYERS.slice(i + 1);
+    // engine.ts sits between report/ and batch/: batch/ may run it, the folders before it may not.
+    const banned = layer === 'batch' ? [] : [...later, 'engine'];
+    return {
+      files: [`src/core/${layer}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: [{ name: 'vscode', message: 'src/core is pure: VS Code adapters live in src/extension.' }],
+            patterns: [
+              { group: ['node:*'], message: 'src/core runs in a browser worker too: no Node built-ins.' },
+              {
+                group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'],
+                message: 'src/core runs in a browser worker too: no Node built-ins.',
+              },
+              { regex: '(^|/)(extension|node|cli)(/|$)', message: 'src/core must not depend on the adapters.' },
+              {
+                regex: '^\\.\\.(/\\.\\.)*(/index)?/?$',
+                message: `src/core/${layer} must not import core's public surface (index.ts): import the file.`,
+              },
+              ...(banned.length
+                ? [
+                    {
+                      regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`,
+                      message: `src/core/${layer} comes before ${banned.join(', ')} in the data path (formats -> match -> decide -> write -> report -> engine -> batch) and must not import them.`,
+                    },
+                  ]
+                : []),
+            ],
+          },
+        ],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -49,12 +98,16 @@ export default tseslint.config(
               group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'],
               message: 'src/core runs in a browser worker too: no Node built-ins.',
             },
-            { group: ['../extension/*', '../node/*', '../cli'], message: 'src/core must not depend on the adapters.' },
+            { regex: '(^|/)(extension|node|cli)(/|$)', message: 'src/core must not depend on the adapters.' },
           ],
         },
       ],
     },
   },
+  // Inside core, folders depend in the order of the data path: formats -> match -> decide -> write -> report,
+  // then engine.ts (a batch, block by block) and batch/ (runs of the engine). A folder never imports a later
+  // one, nor the engine or core's public surface (index.ts). test/unit/coreLayers.test.ts shows a violation fail.
+  ...coreLayerRules(),
   {
     // The adapters also run in the web worker extension host: Node built-ins only in src/extension/node/,
     // which the Node entry point (desktop.ts) alone hands in.
@@ -67,6 +120,7 @@ export default tseslint.config(
           patterns: [
             { group: ['node:*'], message: 'src/extension runs in the web worker too: Node-only code lives in src/extension/node/.' },
             { group: ['../node/*', '../../node/*', '../cli'], message: 'the editor adapters do not use the CLI.' },
+            CORE_SURFACE_ONLY,
           ],
         },
       ],
@@ -80,7 +134,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'the CLI runs without VS Code.' }],
-          patterns: [{ group: ['**/extension/*'], message: 'the CLI must not depend on the editor adapters.' }],
+          patterns: [{ group: ['**/extension/*'], message: 'the CLI must not depend on the editor adapters.' }, CORE_SURFACE_ONLY],
         },
       ],
     },

@@ -4,10 +4,16 @@
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
 import path = require('node:path');
-import { editBlocks, parseEdits } from './core/formats/edits';
-import { applyEdits } from './core/batch/hunkPlacement';
-import { BlockParseError } from './core/formats/parser';
-import type { ApplyOptions, ApplyResult, BatchStatus, SearchReplaceBlock } from './core/types';
+import {
+  applyEdits,
+  type ApplyOptions,
+  type ApplyResult,
+  type BatchStatus,
+  BlockParseError,
+  editBlocks,
+  parseEdits,
+  type SearchReplaceBlock,
+} from './core';
 import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
 import { EXIT_CODES, type JsonBlock, outputWritten, printReport, toJsonBlock, writeQuietly } from './node/output';

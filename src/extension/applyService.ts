@@ -5,11 +5,17 @@
 //            commit it as ONE WorkspaceEdit, keep it waiting for a choice in the pending store, or refuse;
 //   applyBlocks() / applyText() are parse + plan + settle + notify.
 import * as vscode from 'vscode';
-import { editBlocks, parseEdits } from '../core/formats/edits';
-import { blockWord, judgePlan, unresolved } from '../core/batch/plan';
-import { BlockParseError } from '../core/formats/parser';
-import type { BlockChoices } from '../core/batch/rematch';
-import type { LineRange, SearchReplaceBlock } from '../core/types';
+import {
+  type BlockChoices,
+  BlockParseError,
+  blockWord,
+  editBlocks,
+  judgePlan,
+  type LineRange,
+  parseEdits,
+  type SearchReplaceBlock,
+  unresolved,
+} from '../core';
 import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
 import type { Feedback } from './feedback';
 import type { Log } from './log';

@@ -2,9 +2,7 @@
 // an untitled scratch buffer) with a CodeLens above each, "Apply Selected Blocks", and the internal
 // applyText command the chat participant and tests call.
 import * as vscode from 'vscode';
-import { containsEdits, editBlocks, parseEdits } from '../core/formats/edits';
-import { BlockParseError } from '../core/formats/parser';
-import type { SearchReplaceBlock } from '../core/types';
+import { BlockParseError, containsEdits, editBlocks, parseEdits, type SearchReplaceBlock } from '../core';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { Commands } from './constants';
 import { afterEngine } from './engineGate';

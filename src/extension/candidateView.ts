@@ -2,14 +2,21 @@
 // ("Apply here · 92% · lines 142-148 | Preview | Dismiss", best first), theme-coloured highlights on the
 // candidate lines, and a hover showing how the block's SEARCH differs from them.
 import * as vscode from 'vscode';
-import type { BlockOutcome, Candidate, SearchReplaceBlock, Tier } from '../core/types';
-import { formatPercent } from '../core/report/score';
-import { isPlaced } from '../core/decide/outcome';
-import { isReady, unresolved } from '../core/batch/plan';
+import {
+  type BlockOutcome,
+  type Candidate,
+  describeDifferences,
+  formatPercent,
+  isPlaced,
+  isReady,
+  type SearchReplaceBlock,
+  type Tier,
+  tierInfo,
+  tierPhrase,
+  unresolved,
+} from '../core';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
-import { tierInfo, tierPhrase } from '../core/match/tierTable';
-import { describeDifferences } from '../core/report/lineDiff';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
 /** One row of choices, in the order CodeLens shows them (best first for near misses, file order for ambiguity). */

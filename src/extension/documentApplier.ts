@@ -3,27 +3,27 @@
 // block goes where, re-finding a choice, whether a batch is ready) are core/batch/plan.ts and core/batch/rematch.ts;
 // this file reads documents, applies edits and shows what happened.
 import * as vscode from 'vscode';
-import { applyBlocksAsync } from '../core/engine';
 import {
+  applyBlocksAsync,
+  type ApplyResult,
+  type BlockChoice,
+  type BlockChoices,
+  type BlockTarget,
+  choiceRanges,
+  describeUnapplied,
   groupByTarget,
   isChoosable,
   isReady,
-  placements,
-  planMissingFile,
-  describeUnapplied,
-  type BlockTarget,
-  type Plan,
-} from '../core/batch/plan';
-import {
-  choiceRanges,
+  type LineRange,
   lostChoicesMessage,
   matchWithChoices,
+  placements,
+  type Plan,
+  planMissingFile,
   previewText,
   rematchChoices,
-  type BlockChoice,
-  type BlockChoices,
-} from '../core/batch/rematch';
-import type { ApplyResult, LineRange, SearchReplaceBlock } from '../core/types';
+  type SearchReplaceBlock,
+} from '../core';
 import { appliedSummary, type Feedback, rangesAfterEdits } from './feedback';
 import { describeDecision, type Log } from './log';
 import { engineOptions } from './settings';

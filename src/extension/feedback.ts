@@ -1,7 +1,6 @@
 // What the user sees right after an apply: a short highlight on the changed lines and a status bar message.
 import * as vscode from 'vscode';
-import type { TextEdit, Tier } from '../core/types';
-import { tierInfo, tierPhrase } from '../core/match/tierTable';
+import { type TextEdit, type Tier, tierInfo, tierPhrase } from '../core';
 import { Colors, FLASH_MS } from './constants';
 
 /**

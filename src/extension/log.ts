@@ -1,8 +1,7 @@
 // The "Resilient Apply" log: one line per decision (tier, scores, timings) so a surprising apply can be
 // explained after the fact. Users raise the level with "Developer: Set Log Level".
 import * as vscode from 'vscode';
-import type { ApplyResult, SearchReplaceBlock } from '../core/types';
-import { formatScore } from '../core/report/score';
+import { type ApplyResult, formatScore, type SearchReplaceBlock } from '../core';
 import { Commands, OUTPUT_CHANNEL_NAME } from './constants';
 
 export type Log = vscode.LogOutputChannel;

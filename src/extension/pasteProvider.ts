@@ -3,8 +3,7 @@
 // as the paste's additionalEdit (so paste + apply is one undo step), anything needing a choice or a
 // question (near miss, ambiguity, new file, malformed input) runs the apply flow right after the paste.
 import * as vscode from 'vscode';
-import { detectEditFormat, type EditFormat } from '../core/formats/edits';
-import { isReady, unresolved } from '../core/batch/plan';
+import { detectEditFormat, type EditFormat, isReady, unresolved } from '../core';
 import type { ApplyService, BatchPlan } from './applyService';
 import { PASTE_KIND_DEFAULT, PASTE_KIND_OFFER } from './constants';
 import { whenEngineReady } from './engineGate';

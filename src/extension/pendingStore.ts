@@ -3,12 +3,17 @@
 // the live documents: edits move chosen ranges with the text and trigger a debounced re-match; an undo
 // of an apply that came from a choice brings the choices back.
 import * as vscode from 'vscode';
-import { AppliedHistory, type AppliedBatch } from '../core/decide/appliedHistory';
-import { containsEdits } from '../core/formats/edits';
-import { moveChoices } from '../core/batch/lineMap';
-import { isReady, unresolved } from '../core/batch/plan';
-import { withChoice } from '../core/batch/rematch';
-import type { BlockOutcome, Candidate } from '../core/types';
+import {
+  type AppliedBatch,
+  AppliedHistory,
+  type BlockOutcome,
+  type Candidate,
+  containsEdits,
+  isReady,
+  moveChoices,
+  unresolved,
+  withChoice,
+} from '../core';
 import type { PendingSink } from './applyService';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';
 import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';

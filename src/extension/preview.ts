@@ -1,7 +1,7 @@
 // Preview: vscode.diff of the live document (left, still editable) against a virtual read-only document
 // holding the text the document would have with the block applied at the chosen candidate.
 import * as vscode from 'vscode';
-import { shownCandidateNow, type BlockChoice } from '../core/batch/rematch';
+import { type BlockChoice, shownCandidateNow } from '../core';
 import type { ApplyService } from './applyService';
 import { Commands, PREVIEW_SCHEME } from './constants';
 import { afterEngine } from './engineGate';

@@ -1,8 +1,7 @@
 // Reads the resilientApply.* settings (their table is core/settings.ts) and turns them into engine
 // options for one document.
 import * as vscode from 'vscode';
-import type { ApplyOptions } from '../core/types';
-import { resolveSettings, type SettingValues } from '../core/settings';
+import { type ApplyOptions, resolveSettings, type SettingValues } from '../core';
 import { CONFIG_SECTION } from './constants';
 
 export type EditorSettings = SettingValues;

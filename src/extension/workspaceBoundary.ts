@@ -4,7 +4,7 @@
 // folders alike. Where links cannot be resolved (the web worker host, virtual file systems), a link
 // anywhere on the way counts as leading outside: refusing is safe, following it blindly is not.
 import * as vscode from 'vscode';
-import { resolveWorkspacePath } from '../core/formats/toolInput';
+import { resolveWorkspacePath } from '../core';
 
 /** The real location of a URI, or the first link on the way that could not be resolved. */
 export type RealLocation = { kind: 'real'; uri: vscode.Uri } | { kind: 'unresolved-link'; link: vscode.Uri };

@@ -1,6 +1,6 @@
 // Command-line parsing for `resilient-apply`. Kept strict: an unknown or malformed flag is a usage
 // error (exit 3), never silently ignored, because other tools drive this CLI.
-import { outOfRange, SETTINGS } from '../core/settings';
+import { outOfRange, SETTINGS } from '../core';
 
 export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--auto-apply-above <score>]
                              [--line-hint <n>] [--max-candidates <k>]

@@ -1,7 +1,7 @@
 // How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
 // status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
 import { writeSync } from 'node:fs';
-import type { BatchStatus, BlockOutcome, BlockStatus } from '../core/types';
+import type { BatchStatus, BlockOutcome, BlockStatus } from '../core';
 
 /**
  * A block's status as the CLI's --json writes it. The engine calls a block that matched while another

@@ -6,11 +6,16 @@
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
 import path = require('node:path');
-import { formatName } from '../core/formats/edits';
-import { applyEdits } from '../core/batch/hunkPlacement';
-import { BlockParseError } from '../core/formats/parser';
-import { byPatchPreference, type FileChange, parsePatch } from '../core/formats/patchParser';
-import type { ApplyResult, BatchStatus } from '../core/types';
+import {
+  applyEdits,
+  type ApplyResult,
+  type BatchStatus,
+  BlockParseError,
+  byPatchPreference,
+  type FileChange,
+  formatName,
+  parsePatch,
+} from '../core';
 import { jsonRequested } from './args';
 import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';
 import { languageIdFor } from './paths';

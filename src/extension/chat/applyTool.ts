@@ -5,15 +5,15 @@
 // ambiguous occurrence. Bad input is answered, never thrown: a thrown error loses the message the
 // model needs to correct itself.
 import * as vscode from 'vscode';
-import { newFileResult } from '../../core/batch/plan';
 import {
   APPLY_TOOL_NAME,
   checkToolInput,
   editNeedsConfirmation,
-  resolveWorkspacePath,
+  newFileResult,
   type PathResolution,
-} from '../../core/formats/toolInput';
-import type { SearchReplaceBlock } from '../../core/types';
+  resolveWorkspacePath,
+  type SearchReplaceBlock,
+} from '../../core';
 import type { ApplyService, BatchPlan } from '../applyService';
 import { whenEngineReady } from '../engineGate';
 import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';

@@ -7,8 +7,7 @@
 // every block places, otherwise handed to the pending store (CodeLens rows in the document), so the
 // user sees the new situation instead of an edit at a stale place.
 import * as vscode from 'vscode';
-import { newFileResult } from '../../core/batch/plan';
-import type { HunkInfo, SearchReplaceBlock } from '../../core/types';
+import { type HunkInfo, newFileResult, type SearchReplaceBlock } from '../../core';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
 import { afterEngine } from '../engineGate';
 import { PreviewContentProvider } from '../previewContent';

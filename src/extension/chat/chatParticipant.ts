@@ -3,10 +3,17 @@
 // the live buffers through the shared ApplyService, and answers with one outcome line per block, a link
 // to the place, and buttons that apply through the chat commands (which re-validate on click).
 import * as vscode from 'vscode';
-import { containsEdits, editBlocks, parseEdits } from '../../core/formats/edits';
-import { BlockParseError } from '../../core/formats/parser';
-import { isChoosable, isReady } from '../../core/batch/plan';
-import type { BlockOutcome, Candidate, SearchReplaceBlock } from '../../core/types';
+import {
+  type BlockOutcome,
+  BlockParseError,
+  type Candidate,
+  containsEdits,
+  editBlocks,
+  isChoosable,
+  isReady,
+  parseEdits,
+  type SearchReplaceBlock,
+} from '../../core';
 import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
 import { whenEngineReady } from '../engineGate';
 import { labelFor, refusalFor } from '../targets';

@@ -1,10 +1,7 @@
 // The words the @apply participant shows for an engine outcome. Kept free of the vscode module so the
 // wording is unit-tested in plain Node; chatParticipant.ts turns it into markdown, anchors and buttons.
 
-import type { BlockOutcome, Candidate, LineRange } from '../../core/types';
-import { formatPercent } from '../../core/report/score';
-import { outcomeLine } from '../../core/report/message';
-import { isPlaced } from '../../core/decide/outcome';
+import { type BlockOutcome, type Candidate, formatPercent, isPlaced, type LineRange, outcomeLine } from '../../core';
 
 /** "line 7" or "lines 142-148". */
 export function linesLabel(range: LineRange): string {

@@ -1,0 +1,55 @@
+// Core's public surface: what the editor adapters (src/extension), the CLI (src/cli.ts, src/node) and
+// anything else outside src/core may use. ESLint holds them to this file; inside core, folders import each
+// other directly in the order of the data path (test/unit/coreLayers.test.ts).
+export {
+  type ApplyOptions,
+  type ApplyResult,
+  type BatchStatus,
+  type BlockOutcome,
+  type BlockStatus,
+  type Candidate,
+  type HunkInfo,
+  type LineRange,
+  type SearchReplaceBlock,
+  type TextEdit,
+  type Tier,
+} from './types';
+export { SETTINGS, type SettingValues, outOfRange, resolveSettings } from './settings';
+export { applyBlocksAsync } from './engine';
+export { type EditFormat, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
+export { BlockParseError } from './formats/parser';
+export { type FileChange, byPatchPreference, parsePatch } from './formats/patchParser';
+export { APPLY_TOOL_NAME, type PathResolution, checkToolInput, editNeedsConfirmation, resolveWorkspacePath } from './formats/toolInput';
+export { tierInfo, tierPhrase } from './match/tierTable';
+export { type AppliedBatch, AppliedHistory } from './decide/appliedHistory';
+export { isPlaced } from './decide/outcome';
+export { describeDifferences } from './report/lineDiff';
+export { outcomeLine } from './report/message';
+export { formatPercent, formatScore } from './report/score';
+export { applyEdits } from './batch/hunkPlacement';
+export { moveChoices } from './batch/lineMap';
+export {
+  type BlockTarget,
+  type Plan,
+  blockWord,
+  describeUnapplied,
+  groupByTarget,
+  isChoosable,
+  isReady,
+  judgePlan,
+  newFileResult,
+  placements,
+  planMissingFile,
+  unresolved,
+} from './batch/plan';
+export {
+  type BlockChoice,
+  type BlockChoices,
+  choiceRanges,
+  lostChoicesMessage,
+  matchWithChoices,
+  previewText,
+  rematchChoices,
+  shownCandidateNow,
+  withChoice,
+} from './batch/rematch';
