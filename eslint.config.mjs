@@ -21,7 +21,8 @@ function coreLayerRules() {
     return {
       files: [`src/core/${layer}/**/*.ts`],
       rules: {
-        'no-restricted-imports': [
+        // Typed so that ['error', options] reads as a rule entry (a tuple), not an array of either.
+        'no-restricted-imports': /** @type {import('eslint').Linter.RuleEntry} */ ([
           'error',
           {
             paths: [{ name: 'vscode', message: 'src/core is pure: VS Code adapters live in src/extension.' }],
@@ -46,7 +47,7 @@ function coreLayerRules() {
                 : []),
             ],
           },
-        ],
+        ]),
       },
     };
   });

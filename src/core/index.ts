@@ -53,3 +53,4 @@ export {
   shownCandidateNow,
   withChoice,
 } from './batch/rematch';
+export { type Placeholder, type PlaceholderContext, isPlaceholderLine, recognisePlaceholder } from './formats/placeholders';

@@ -1,0 +1,330 @@
+// Placeholder lines: the lines models write instead of unchanged code ("// ... existing code ...",
+// "# rest of the function unchanged", a bare "..."). This file is the one table of them: the comment
+// syntaxes, which languages use which, and the words that say code is left out. The matcher and the
+// expansion ask only recognisePlaceholder; a new syntax, language or phrase is a new row here.
+
+export interface PlaceholderContext {
+  /** The VS Code language id of the file (e.g. 'python', 'typescriptreact'); preferred over fileName. */
+  languageId?: string;
+  /** The file's name or path; its extension picks the language when languageId is not given. */
+  fileName?: string;
+}
+
+export interface Placeholder {
+  kind: 'comment' | 'ellipsis';
+  /** The comment syntax, e.g. '//', '#', '<!-- -->', '{/* *\/}'; '' for a bare ellipsis. */
+  syntax: string;
+}
+
+/** A comment syntax a placeholder can be written in: an opening marker and, for block comments, a closing one. */
+export interface CommentSyntax {
+  /** The name used in Placeholder.syntax: the markers as written, e.g. '//' or '<!-- -->'. */
+  readonly name: string;
+  readonly open: string;
+  readonly close?: string;
+}
+
+/** Every comment syntax a placeholder comment may use (a line is read against the longest openers first). */
+export const COMMENT_SYNTAXES: readonly CommentSyntax[] = [
+  { name: '{/* */}', open: '{/*', close: '*/}' },
+  { name: '<!-- -->', open: '<!--', close: '-->' },
+  { name: '/* */', open: '/*', close: '*/' },
+  { name: '//', open: '//' },
+  { name: '#', open: '#' },
+  { name: '--', open: '--' },
+  { name: ';', open: ';' },
+  { name: '%', open: '%' },
+  { name: "'", open: "'" },
+];
+
+/** A language: the ids and file extensions that name it and the comment syntaxes it has. */
+export interface LanguageComments {
+  readonly ids: readonly string[];
+  readonly extensions: readonly string[];
+  readonly comments: readonly string[];
+}
+
+const C_LIKE = ['//', '/* */'];
+const JSX = ['//', '/* */', '{/* */}'];
+const HASH = ['#'];
+const MARKUP = ['<!-- -->', '//', '/* */'];
+
+/** Which comment syntaxes each language has; a file of a language not listed may use any of them. */
+export const LANGUAGE_COMMENTS: readonly LanguageComments[] = [
+  { ids: ['javascript', 'typescript'], extensions: ['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'], comments: C_LIKE },
+  { ids: ['javascriptreact', 'typescriptreact'], extensions: ['jsx', 'tsx'], comments: JSX },
+  {
+    ids: [
+      'c',
+      'cpp',
+      'csharp',
+      'java',
+      'go',
+      'rust',
+      'swift',
+      'kotlin',
+      'scala',
+      'dart',
+      'groovy',
+      'objective-c',
+      'objective-cpp',
+      'jsonc',
+      'json',
+      'zig',
+      'proto',
+      'glsl',
+      'hlsl',
+      'solidity',
+    ],
+    extensions: [
+      'c',
+      'h',
+      'cc',
+      'cpp',
+      'cxx',
+      'hpp',
+      'hh',
+      'cs',
+      'java',
+      'go',
+      'rs',
+      'swift',
+      'kt',
+      'kts',
+      'scala',
+      'dart',
+      'groovy',
+      'gradle',
+      'm',
+      'mm',
+      'jsonc',
+      'json',
+      'json5',
+      'zig',
+      'proto',
+      'glsl',
+      'hlsl',
+      'sol',
+    ],
+    comments: C_LIKE,
+  },
+  { ids: ['css'], extensions: ['css'], comments: ['/* */'] },
+  { ids: ['scss', 'less', 'stylus'], extensions: ['scss', 'less', 'styl'], comments: C_LIKE },
+  { ids: ['php'], extensions: ['php'], comments: ['//', '#', '/* */', '<!-- -->'] },
+  {
+    ids: [
+      'python',
+      'ruby',
+      'shellscript',
+      'perl',
+      'r',
+      'yaml',
+      'toml',
+      'makefile',
+      'dockerfile',
+      'powershell',
+      'elixir',
+      'julia',
+      'nim',
+      'coffeescript',
+      'properties',
+      'cmake',
+      'crystal',
+      'tcl',
+      'terraform',
+      'graphql',
+      'gitignore',
+      'dotenv',
+    ],
+    extensions: [
+      'py',
+      'pyi',
+      'pyw',
+      'rb',
+      'sh',
+      'bash',
+      'zsh',
+      'fish',
+      'pl',
+      'pm',
+      'r',
+      'yml',
+      'yaml',
+      'toml',
+      'mk',
+      'dockerfile',
+      'ps1',
+      'psm1',
+      'ex',
+      'exs',
+      'jl',
+      'nim',
+      'coffee',
+      'properties',
+      'cmake',
+      'cr',
+      'tcl',
+      'tf',
+      'graphql',
+      'gql',
+      'gitignore',
+      'env',
+    ],
+    comments: HASH,
+  },
+  {
+    ids: ['sql', 'lua', 'haskell', 'ada', 'elm', 'vhdl', 'applescript', 'purescript'],
+    extensions: ['sql', 'lua', 'hs', 'adb', 'ads', 'elm', 'vhd', 'vhdl', 'applescript', 'purs'],
+    comments: ['--', '/* */'],
+  },
+  {
+    ids: ['clojure', 'lisp', 'scheme', 'racket', 'asm', 'ini', 'fennel'],
+    extensions: ['clj', 'cljs', 'edn', 'lisp', 'el', 'scm', 'rkt', 'asm', 's', 'ini', 'fnl'],
+    comments: [';', '#'],
+  },
+  {
+    ids: ['latex', 'tex', 'bibtex', 'matlab', 'erlang', 'prolog', 'octave'],
+    extensions: ['tex', 'sty', 'cls', 'bib', 'erl', 'hrl', 'pro'],
+    comments: ['%'],
+  },
+  { ids: ['vb', 'vba', 'vbscript'], extensions: ['vb', 'bas', 'vbs', 'cls_vb'], comments: ["'"] },
+  {
+    ids: ['html', 'xml', 'markdown', 'vue', 'svelte', 'astro', 'xsl', 'svg'],
+    extensions: ['html', 'htm', 'xml', 'md', 'markdown', 'vue', 'svelte', 'astro', 'xsl', 'svg', 'xaml', 'csproj'],
+    comments: MARKUP,
+  },
+];
+
+/** Files in which a bare `...` is always code (Python stubs: the body of every declaration). */
+export const ELLIPSIS_IS_CODE_EXTENSIONS: readonly string[] = ['pyi'];
+
+/** Nouns for what was left out: "existing code", "previous implementation", "other methods". */
+const CODE_NOUNS =
+  'code|implementations?|logic|contents?|lines|methods|functions|fields|properties|imports|members|body|bodies|cases|tests|handlers|routes|definitions|declarations|statements|styles|rules|config|configuration|setup|functionality|exports|components|props|attributes|elements|entries|items|options|settings|helpers|steps|checks|markup|html|css|sections?|blocks?|parts?|stuff|things';
+
+/**
+ * The words that say code is left out, any case. A comment whose text (at most MAX_PHRASE_WORDS words)
+ * holds one of these is a placeholder.
+ */
+export const PLACEHOLDER_PHRASES: readonly RegExp[] = [
+  new RegExp(`\\bexisting (${CODE_NOUNS})\\b`, 'i'),
+  /\b(keep|keeps|kept|keeping|leave|leaves|preserve|preserves|preserved|retain|retains)( the| all| any)? existing\b/i,
+  /\bexisting\s*$/i,
+  /\brest of\b/i,
+  /\bthe rest\b/i,
+  /\bunchanged\b/i,
+  /\bnot changed\b/i,
+  /\bno changes?\b/i,
+  /\b(remains?|remained|stays?|stayed|is|are) (the )?same\b/i,
+  /\bsame as (before|above|original|previous|existing)\b/i,
+  new RegExp(`\\bprevious (${CODE_NOUNS})\\b`, 'i'),
+  new RegExp(`\\b(original|old) (${CODE_NOUNS})\\b`, 'i'),
+  new RegExp(`\\bother (${CODE_NOUNS})\\b`, 'i'),
+  new RegExp(`\\bmore (${CODE_NOUNS})\\b`, 'i'),
+  /\bomitted\b/i,
+  /\bfor brevity\b/i,
+  /\bsnip(ped)?\b/i,
+  /\bas (it )?(is|was)\b/i,
+  /\betc\b\.?/i,
+];
+
+/** Longer comments are sentences about the code, not placeholders for it. */
+const MAX_PHRASE_WORDS = 12;
+/** "// ... validation ..." (ellipses around a few words) is a placeholder; a longer one is prose. */
+const MAX_FRAMED_WORDS = 6;
+
+const ELLIPSIS = /\.{3,}|…/g;
+const ONLY_ELLIPSIS = /^(\.{3,}|…)$/;
+const FRAMED = /^(\.{3,}|…)[\s\S]*(\.{3,}|…)$/;
+
+/** The placeholder `line` is, or undefined: a comment whose words say code is left out, or only `...`/`…`. */
+export function recognisePlaceholder(line: string, context?: PlaceholderContext): Placeholder | undefined {
+  const text = line.trim();
+  if (text === '') {
+    return undefined;
+  }
+  if (ONLY_ELLIPSIS.test(text)) {
+    return ellipsisIsCode(context) ? undefined : { kind: 'ellipsis', syntax: '' };
+  }
+  for (const syntax of commentSyntaxesFor(context)) {
+    const body = commentBody(text, syntax);
+    if (body !== undefined && saysCodeIsLeftOut(body)) {
+      return { kind: 'comment', syntax: syntax.name };
+    }
+  }
+  return undefined;
+}
+
+export function isPlaceholderLine(line: string, context?: PlaceholderContext): boolean {
+  return recognisePlaceholder(line, context) !== undefined;
+}
+
+/** The comment syntaxes of the file's language (longest openers first), or all of them when it is unknown. */
+export function commentSyntaxesFor(context?: PlaceholderContext): readonly CommentSyntax[] {
+  const language = languageOf(context);
+  return language === undefined ? COMMENT_SYNTAXES : COMMENT_SYNTAXES.filter((s) => language.comments.includes(s.name));
+}
+
+function languageOf(context?: PlaceholderContext): LanguageComments | undefined {
+  const id = context?.languageId?.toLowerCase();
+  if (id !== undefined && id !== '' && id !== 'plaintext') {
+    const byId = LANGUAGE_COMMENTS.find((l) => l.ids.includes(id));
+    if (byId !== undefined) {
+      return byId;
+    }
+  }
+  const extension = extensionOf(context?.fileName);
+  return extension === undefined ? undefined : LANGUAGE_COMMENTS.find((l) => l.extensions.includes(extension));
+}
+
+function extensionOf(fileName: string | undefined): string | undefined {
+  if (fileName === undefined) {
+    return undefined;
+  }
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  const lower = base.toLowerCase();
+  if (lower === 'dockerfile' || lower === 'makefile') {
+    return lower === 'makefile' ? 'mk' : 'dockerfile';
+  }
+  const dot = lower.lastIndexOf('.');
+  return dot < 0 ? undefined : lower.slice(dot + 1);
+}
+
+function ellipsisIsCode(context?: PlaceholderContext): boolean {
+  const extension = extensionOf(context?.fileName);
+  return extension !== undefined && ELLIPSIS_IS_CODE_EXTENSIONS.includes(extension);
+}
+
+/** The text inside a comment that is the whole (trimmed) line, or undefined when the line is not one. */
+function commentBody(text: string, syntax: CommentSyntax): string | undefined {
+  if (!text.startsWith(syntax.open)) {
+    return undefined;
+  }
+  if (syntax.close === undefined) {
+    return text.slice(syntax.open.length).trim();
+  }
+  if (text.length < syntax.open.length + syntax.close.length || !text.endsWith(syntax.close)) {
+    return undefined;
+  }
+  return text.slice(syntax.open.length, text.length - syntax.close.length).trim();
+}
+
+/** True when a comment's text says code is left out: only an ellipsis, a few words framed by them, or a phrase. */
+function saysCodeIsLeftOut(body: string): boolean {
+  // Brackets and trailing punctuation do not change what a comment says: "(omitted)", "[...]", "etc.".
+  const plain = body.replace(/^[\s([{<*:-]+|[\s)\]}>*:]+$/g, '').trim();
+  if (plain === '') {
+    return false;
+  }
+  if (ONLY_ELLIPSIS.test(plain) || plain.replace(ELLIPSIS, '').replace(/[\s.…,;:!-]/g, '') === '') {
+    return /\.{3,}|…/.test(plain);
+  }
+  const words = plain
+    .replace(ELLIPSIS, ' ')
+    .split(/[\s,;:]+/)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  if (FRAMED.test(plain) && words <= MAX_FRAMED_WORDS) {
+    return true;
+  }
+  return words <= MAX_PHRASE_WORDS && PLACEHOLDER_PHRASES.some((phrase) => phrase.test(plain));
+}

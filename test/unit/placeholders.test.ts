@@ -1,0 +1,122 @@
+// The placeholder table: which lines stand for left-out code, in which languages, and which are code.
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import {
+  COMMENT_SYNTAXES,
+  isPlaceholderLine,
+  LANGUAGE_COMMENTS,
+  PLACEHOLDER_PHRASES,
+  recognisePlaceholder,
+} from '../../src/core/formats/placeholders';
+import { isPlaceholderLine as fromIndex, recognisePlaceholder as recogniseFromIndex } from '../../src/core';
+
+describe('placeholder lines', () => {
+  test('core exports both functions', () => {
+    assert.equal(fromIndex, isPlaceholderLine);
+    assert.equal(recogniseFromIndex, recognisePlaceholder);
+  });
+
+  test('a bare ellipsis is a placeholder (aider style), with any indentation', () => {
+    for (const line of ['...', '    ...', '\t…', '....', '  … ']) {
+      assert.deepEqual(recognisePlaceholder(line), { kind: 'ellipsis', syntax: '' }, line);
+    }
+  });
+
+  test('in a .pyi stub a bare ellipsis is code; comments there still are placeholders', () => {
+    assert.equal(recognisePlaceholder('    ...', { fileName: 'pkg/mod.pyi' }), undefined);
+    assert.equal(recognisePlaceholder('…', { fileName: 'C:\\x\\MOD.PYI' }), undefined);
+    assert.deepEqual(recognisePlaceholder('    # ... existing code ...', { fileName: 'mod.pyi' }), { kind: 'comment', syntax: '#' });
+    assert.deepEqual(recognisePlaceholder('    ...', { fileName: 'mod.py' }), { kind: 'ellipsis', syntax: '' });
+  });
+
+  test('each comment syntax, with the words of the issue, in any case', () => {
+    const cases: [string, string][] = [
+      ['// ... existing code ...', '//'],
+      ['# ... rest of the function ...', '#'],
+      ['-- UNCHANGED', '--'],
+      ['; remains the same', ';'],
+      ['/* same as before */', '/* */'],
+      ['<!-- previous code -->', '<!-- -->'],
+      ['{/* other methods */}', '{/* */}'],
+      ['% omitted', '%'],
+      ["' etc.", "'"],
+      ['// …', '//'],
+      ['//...', '//'],
+      ['# Existing Code', '#'],
+      ['  // ... rest of file unchanged', '//'],
+      ['// (omitted for brevity)', '//'],
+      ['/* ... */', '/* */'],
+      ['// ... validation ...', '//'],
+      ['# [...]', '#'],
+      ['// keep existing', '//'],
+    ];
+    for (const [line, syntax] of cases) {
+      assert.deepEqual(recognisePlaceholder(line), { kind: 'comment', syntax }, line);
+    }
+  });
+
+  test('ordinary comments and code are not placeholders', () => {
+    for (const line of [
+      '',
+      '   ',
+      '// compute the total',
+      '# TODO: handle errors',
+      '// loading...',
+      '// wait for it... then retry',
+      'x = ...',
+      'call(...args);',
+      'return data',
+      '/* ... */ foo();',
+      '// check existing users',
+      '#include <stdio.h>',
+      '---',
+      '//',
+      '# ' + 'the rest of this long explanation goes on and on about why the code is shaped like this',
+    ]) {
+      assert.equal(recognisePlaceholder(line), undefined, JSON.stringify(line));
+    }
+  });
+
+  test("the file's language decides which comment syntaxes count", () => {
+    assert.equal(isPlaceholderLine('# ... existing code ...', { languageId: 'c' }), false);
+    assert.equal(isPlaceholderLine('-- existing code', { languageId: 'javascript' }), false);
+    assert.equal(isPlaceholderLine('// ... existing code ...', { languageId: 'python' }), false);
+    assert.equal(isPlaceholderLine('# ... existing code ...', { languageId: 'python' }), true);
+    assert.equal(isPlaceholderLine('-- existing code', { languageId: 'sql' }), true);
+    assert.equal(isPlaceholderLine('{/* ... */}', { languageId: 'typescript' }), false);
+    assert.equal(isPlaceholderLine('{/* ... */}', { languageId: 'typescriptreact' }), true);
+    // By file name when the language id is not given (or unknown to the table).
+    assert.equal(isPlaceholderLine('# ... existing code ...', { fileName: 'src/main.c' }), false);
+    assert.equal(isPlaceholderLine('# ... existing code ...', { fileName: 'app.py' }), true);
+    assert.equal(isPlaceholderLine('# ... existing code ...', { languageId: 'plaintext', fileName: 'app.py' }), true);
+    assert.equal(isPlaceholderLine('<!-- ... -->', { fileName: 'README.md' }), true);
+    // Unknown language: any syntax.
+    assert.equal(isPlaceholderLine('# ... existing code ...', { fileName: 'notes.unknownext' }), true);
+    assert.equal(isPlaceholderLine('-- ...', {}), true);
+    // The bare ellipsis does not depend on the language.
+    assert.equal(isPlaceholderLine('...', { languageId: 'c' }), true);
+  });
+
+  test('the table is data: every language names only known syntaxes; openers longest first', () => {
+    const names = new Set(COMMENT_SYNTAXES.map((s) => s.name));
+    for (const language of LANGUAGE_COMMENTS) {
+      for (const comment of language.comments) {
+        assert.ok(names.has(comment), `${language.ids[0]}: ${comment}`);
+      }
+    }
+    const ids = LANGUAGE_COMMENTS.flatMap((l) => l.ids);
+    assert.equal(new Set(ids).size, ids.length, 'a language id in two rows');
+    const extensions = LANGUAGE_COMMENTS.flatMap((l) => l.extensions);
+    assert.equal(new Set(extensions).size, extensions.length, 'an extension in two rows');
+    // Longest openers first, so '{/*' is not read as '{' and '/*' as '/'.
+    for (let i = 0; i < COMMENT_SYNTAXES.length; i++) {
+      for (let j = i + 1; j < COMMENT_SYNTAXES.length; j++) {
+        assert.ok(
+          !COMMENT_SYNTAXES[j].open.startsWith(COMMENT_SYNTAXES[i].open),
+          `${COMMENT_SYNTAXES[j].name} after ${COMMENT_SYNTAXES[i].name}`,
+        );
+      }
+    }
+    assert.ok(PLACEHOLDER_PHRASES.length > 10);
+  });
+});
