@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { applyBlocks } from '../src/core/engine';
-import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates } from '../src/core/match/fuzzy';
+import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates } from '../src/core/match/fuzzy/search';
 import type { ApplyResult, SearchReplaceBlock } from '../src/core/types';
 import { measure, nearMisses, SHAPES } from '../test/fixtures/nearMisses';
 

@@ -19,7 +19,7 @@ import { type IndentMiss, Matcher, type Occurrence, prepareSearch, type SearchSp
 import { buildReplacement, relateRegion, type ReplacementLine } from './write/transform';
 import { describeLead } from './match/indent';
 import { LineLedger, TextLedger } from './write/ledger';
-import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, FuzzyScratch, similarity } from './match/fuzzy';
+import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates, FuzzyScratch, similarity } from './match/fuzzy/search';
 import { formatMessage } from './report/message';
 import { formatScore } from './report/score';
 import { tierInfo } from './match/tierTable';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { dice, findFuzzyCandidates, FuzzyScratch, similarity, type FuzzyWindow } from '../../src/core/match/fuzzy';
+import { dice, findFuzzyCandidates, FuzzyScratch, similarity, type FuzzyWindow } from '../../src/core/match/fuzzy/search';
 
 // ---- dice / similarity: values computed by hand ----
 

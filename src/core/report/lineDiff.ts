@@ -2,7 +2,7 @@
 // One source for the editor hover (rendered as a diff) and the LLM-facing message (describeDifferences).
 
 import { alignEqual } from '../write/align';
-import { similarity } from '../match/fuzzy';
+import { similarity } from '../match/fuzzy/search';
 import { splitBlockLines } from '../match/lines';
 
 /** Above this many cells of the LCS table, the middle of a diff is left unaligned (see alignEqual). */
