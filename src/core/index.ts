@@ -17,6 +17,7 @@ export {
 export { SETTINGS, type SettingValues, outOfRange, resolveSettings } from './settings';
 export { applyBlocksAsync } from './engine';
 export { type EditFormat, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
+export { type ParsedAnswer, parseAnswer } from './formats/answer';
 export { BlockParseError } from './formats/parser';
 export { type FileChange, byPatchPreference, parsePatch } from './formats/patchParser';
 export { APPLY_TOOL_NAME, type PathResolution, checkToolInput, editNeedsConfirmation, resolveWorkspacePath } from './formats/toolInput';

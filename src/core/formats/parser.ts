@@ -49,6 +49,19 @@ export function firstBlockOffset(text: string): number | undefined {
   return DIVIDER_OR_REPLACE_ANYWHERE.test(text.slice(match.index + match[0].length)) ? match.index : undefined;
 }
 
+/**
+ * The 0-based line of the REPLACE marker that closes the block whose SEARCH marker is on line `open`
+ * (the first one after it, as parseBlocks reads a block), or undefined when none follows.
+ */
+export function blockEndLine(lines: readonly string[], open: number): number | undefined {
+  for (let i = open + 1; i < lines.length; i++) {
+    if (mayBeMarker(lines[i]) && REPLACE_MARKER.test(lines[i])) {
+      return i;
+    }
+  }
+  return undefined;
+}
+
 /** Marker spelling in the style the block opened with, for error messages. */
 interface MarkerStyle {
   search: string;
@@ -305,7 +318,7 @@ const EXTENSIONLESS_FILES = new Set([
 ]);
 
 /** Looks for a path on the nearest non-blank line before line `at`, or before the code fence there. */
-function findPathBefore(lines: readonly string[], at: number, floor: number): string | undefined {
+export function findPathBefore(lines: readonly string[], at: number, floor: number): string | undefined {
   let j = previousNonBlank(lines, at - 1, floor);
   if (j < 0) {
     return undefined;
