@@ -14,7 +14,7 @@ import {
   byPatchPreference,
   type FileChange,
   formatName,
-  parsePatch,
+  parseAnswer,
 } from '../core';
 import { jsonRequested } from './args';
 import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';
@@ -27,11 +27,14 @@ export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] 
 
 export const PATCH_USAGE = `${PATCH_SYNOPSIS}
 
-Applies a unified diff (git diff, diff -u, a model's diff) or an apply_patch patch (*** Begin Patch)
-to the files it names, under --root (default: the current folder): changes, new files, deletions and
-moves. All files or none: every hunk must place (same matching as "apply") before any file is
-written, and a failed write puts back the files already written. Paths that leave the root, also
-through a symbolic link, are refused. Exit codes as for "apply". --json prints one object:
+Applies every edit of a patch or a whole chat answer to the files it names, under --root (default:
+the current folder): unified diffs (git diff, diff -u, a model's diff), apply_patch patches (*** Begin
+Patch) and SEARCH/REPLACE blocks, each block for the file named on the line before it or its code
+fence, in any mix: changes, new files (a block with an empty SEARCH, /dev/null, *** Add File),
+deletions and moves. All files or none: every hunk and block must place (same matching as "apply")
+before any file is written, and a failed write puts back the files already written. Paths that leave
+the root, also through a symbolic link, are refused. Exit codes as for "apply". --json prints one
+object:
   {status, message, files: [{path, action, to, status, message, content, blocks: [...]}]}
   action: update | add | delete | move; "content" only with --dry-run when applied.
 `;
@@ -59,7 +62,7 @@ interface JsonFile {
   blocks: JsonBlock[];
 }
 
-interface JsonPatchReport {
+export interface JsonPatchReport {
   status: BatchStatus;
   message: string;
   files: JsonFile[];
@@ -100,13 +103,33 @@ export async function runPatchCommand(argv: readonly string[]): Promise<number> 
   const wantsJson = jsonRequested(argv);
   try {
     const args = parsePatchArgs(argv);
-    return report(await patch(args), args.json);
+    const root = realFolder(args.root, '--root');
+    const input = await readInput(args.source);
+    return report(applyAnswer(root, input.text, input.name, args.dryRun), args.json);
   } catch (error) {
-    if (error instanceof PatchInputError || error instanceof BlockParseError || error instanceof TextFileError) {
-      return report({ status: 'invalid', message: error.message, files: [] }, wantsJson);
+    return report(invalidReport(error), wantsJson);
+  }
+}
+
+/** The report of a run that stopped on `error`: input to fix (its message) or an internal error. */
+export function invalidReport(error: unknown): JsonPatchReport {
+  if (error instanceof PatchInputError || error instanceof BlockParseError || error instanceof TextFileError) {
+    return { status: 'invalid', message: error.message, files: [] };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return { status: 'invalid', message: `internal error: ${reason}; nothing was changed`, files: [] };
+}
+
+/** The real path of a folder given as `what` (the root everything is confined to). */
+export function realFolder(folder: string, what: string): string {
+  try {
+    const real = fs.realpathSync(folder);
+    if (!fs.statSync(real).isDirectory()) {
+      throw new Error('not a folder');
     }
-    const reason = error instanceof Error ? error.message : String(error);
-    return report({ status: 'invalid', message: `internal error: ${reason}; nothing was changed`, files: [] }, wantsJson);
+    return real;
+  } catch (error) {
+    throw new PatchInputError(`${what} ${folder} is not a folder (${(error as Error).message})`);
   }
 }
 
@@ -240,7 +263,20 @@ function existingName(root: string, names: [string, string]): string {
   return names[1];
 }
 
+/** A SEARCH/REPLACE block (not a hunk) with an empty SEARCH first: it creates its file when missing, as in "apply". */
+function createsFile(change: FileChange): boolean {
+  const first = change.blocks[0];
+  return first !== undefined && first.hunk === undefined && first.search === '';
+}
+
 function planFile(root: string, change: FileChange, claimed: Map<string, string>): PlannedFile {
+  const first = change.blocks[0];
+  if (change.path === undefined && first !== undefined && first.hunk === undefined) {
+    throw new PatchInputError(
+      `Block ${first.index} (line ${first.sourceLine}) names no file: put its path on the line before the block or its code fence ` +
+        '(e.g. src/app.ts), or apply it to one file with "resilient-apply apply <file> --blocks <blocks>"; nothing was changed',
+    );
+  }
   if (change.path === undefined) {
     throw new PatchInputError(
       `Patch (line ${change.sourceLine}): hunk ${change.blocks[0]?.index ?? 1} has no file header (--- a/<path> / +++ b/<path>), so there is no file to apply it to; ` +
@@ -288,6 +324,9 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   }
 
   const file = readTextFile(target);
+  if (!file && createsFile(change)) {
+    return planNewFile(name, target, change, json);
+  }
   if (!file) {
     throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
   }
@@ -323,7 +362,30 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   return { json, result, write };
 }
 
-/** Merges several sections for the same file (models repeat a header) into one batch. */
+/** A file the answer's SEARCH/REPLACE blocks create: its content is what they make of an empty text. */
+function planNewFile(name: string, target: string, change: FileChange, json: JsonFile): PlannedFile {
+  const result = applyEdits('', change.blocks, { fileName: name, languageId: languageIdFor(name) });
+  json.action = 'add';
+  json.status = result.status;
+  json.message = result.message;
+  json.blocks = result.blocks.map(toJsonBlock);
+  if (result.status !== 'applied') {
+    return { json, result };
+  }
+  const content = result.content ?? '';
+  json.content = content;
+  return { json, result, write: { kind: 'add', display: name, target, content } };
+}
+
+/** A path as a key for "the same file": `./src/a.ts`, `src//a.ts` and `src/a.ts` are one. */
+function pathKey(p: string): string {
+  return path.posix.normalize(p.replace(/\\/g, '/'));
+}
+
+/**
+ * Merges several sections for the same file into one batch: models repeat a header, and an answer
+ * gives one SEARCH/REPLACE block per change, maybe beside a diff of the same file.
+ */
 function mergeSections(files: FileChange[]): FileChange[] {
   const out: FileChange[] = [];
   for (const change of files) {
@@ -333,8 +395,9 @@ function mergeSections(files: FileChange[]): FileChange[] {
         change.kind === 'update' &&
         c.moveTo === undefined &&
         change.moveTo === undefined &&
-        c.path === change.path &&
-        c.path !== undefined,
+        c.path !== undefined &&
+        change.path !== undefined &&
+        pathKey(c.path) === pathKey(change.path),
     );
     if (same) {
       same.blocks.push(...change.blocks);
@@ -345,28 +408,27 @@ function mergeSections(files: FileChange[]): FileChange[] {
   return out;
 }
 
-async function patch(args: PatchArgs): Promise<JsonPatchReport> {
-  let root: string;
-  try {
-    root = fs.realpathSync(args.root);
-    if (!fs.statSync(root).isDirectory()) {
-      throw new Error('not a folder');
-    }
-  } catch (error) {
-    throw new PatchInputError(`--root ${args.root} is not a folder (${(error as Error).message})`);
-  }
-  const input = await readInput(args.source);
-  const parsed = parsePatch(input.text);
+/**
+ * Applies every edit of `text` (a patch or a whole answer; `name` says where it came from) under `root`,
+ * a real path: all files or none, nothing written on a dry run. Throws PatchInputError, BlockParseError
+ * or TextFileError for input to fix (invalidReport turns them into the report).
+ */
+export function applyAnswer(root: string, text: string, name: string, dryRun: boolean): JsonPatchReport {
+  const parsed = parseAnswer(text);
   if (!parsed || parsed.files.length === 0) {
     throw new PatchInputError(
-      `no patch found in ${input.name} (expected a unified diff with "--- a/<path>" / "+++ b/<path>" / "@@" lines, or "*** Begin Patch" ... "*** End Patch")`,
+      `no edits found in ${name} (expected a unified diff with "--- a/<path>" / "+++ b/<path>" / "@@" lines, "*** Begin Patch" ... "*** End Patch", ` +
+        'or SEARCH/REPLACE blocks ("<<<<<<< SEARCH" / "=======" / ">>>>>>> REPLACE"), each with its file\'s path on the line before it)',
     );
   }
   const claimed = new Map<string, string>();
   const planned = mergeSections(parsed.files).map((change) => planFile(root, change, claimed));
   const files = planned.map((p) => p.json);
   const failed = planned.find((p) => p.json.status !== 'applied');
-  const kind = formatName(parsed.format);
+  // "the unified diff", or for an answer that mixes formats "the edits (SEARCH/REPLACE blocks, unified diff)".
+  const names = parsed.formats.map(formatName);
+  const kind = names.length === 1 ? names[0] : `edits (${names.join(', ')})`;
+  const does = names.length === 1 ? 'does' : 'do';
   if (failed) {
     for (const p of planned) {
       delete p.json.content;
@@ -375,11 +437,11 @@ async function patch(args: PatchArgs): Promise<JsonPatchReport> {
       }
     }
     const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
-    const message = [`Nothing was changed: the ${kind} does not apply to every file.`, ...reasons].join('\n\n');
+    const message = [`Nothing was changed: the ${kind} ${does} not apply to every file.`, ...reasons].join('\n\n');
     return { status: failed.json.status as BatchStatus, message, files };
   }
   const summary = planned.map((p) => `- ${describeWrite(p.write!)}${p.result ? `: ${p.result.message}` : ''}`).join('\n');
-  if (args.dryRun) {
+  if (dryRun) {
     return {
       status: 'applied',
       message: `The ${kind} would change ${planned.length} file${planned.length === 1 ? '' : 's'} (dry run, nothing written):\n${summary}`,

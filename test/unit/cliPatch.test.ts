@@ -286,7 +286,7 @@ describe('resilient-apply patch', () => {
     const dir = workspace({ 'a.txt': 'a\n' });
     const cases: [string[], string, RegExp][] = [
       [['patch', '--frobnicate'], '', /unknown option --frobnicate/],
-      [['patch'], 'just prose\n', /no patch found in stdin/],
+      [['patch'], 'just prose\n', /no edits found in stdin/],
       [['patch'], text('*** Begin Patch', '*** Update File: a.txt', '-a'), /expected '\*\*\* End Patch'/],
       [['patch'], text('*** Begin Patch', '*** Update File: missing.txt', '-a', '+b', '*** End Patch'), /missing\.txt .*does not exist/],
       [['patch', '--root', 'nowhere'], '', /--root nowhere is not a folder/],
