@@ -19,6 +19,7 @@ export { applyBlocksAsync } from './engine';
 export { type EditFormat, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
 export { type ParsedAnswer, parseAnswer } from './formats/answer';
 export { BlockParseError } from './formats/parser';
+export { type CodeBlock, type SnippetText, findCodeBlocks, readSnippetText } from './formats/codeBlocks';
 export { type FileChange, byPatchPreference, parsePatch } from './formats/patchParser';
 export { APPLY_TOOL_NAME, type PathResolution, checkToolInput, editNeedsConfirmation, resolveWorkspacePath } from './formats/toolInput';
 export { tierInfo, tierPhrase } from './match/tierTable';

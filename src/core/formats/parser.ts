@@ -350,9 +350,10 @@ function previousNonBlank(lines: readonly string[], from: number, floor: number)
 
 /**
  * The path a line names, if the whole line is a path: `src/a.ts`, `**src/a.ts**`, `` `a.py`: ``,
- * `### src/a.ts`, `File: src/a.ts`, `C:\x\a.ts`. Prose and code return undefined.
+ * `### src/a.ts`, `File: src/a.ts`, `C:\x\a.ts`. Prose and code return undefined. Also used for the
+ * file a plain code block names (codeBlocks.ts).
  */
-function asPath(line: string): string | undefined {
+export function asPath(line: string): string | undefined {
   let s = line.trim();
   s = s.replace(/^#{1,6}[ \t]+/, '');
   s = s.replace(/^(?:[-*+]|\d+[.)])[ \t]+/, '');
