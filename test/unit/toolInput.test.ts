@@ -36,7 +36,7 @@ test('accepts marker text and parses it', () => {
     filePath: 'x.py',
     text: '<<<<<<< SEARCH\nold = 1\n=======\nnew = 2\n>>>>>>> REPLACE\n',
   });
-  assert.ok(result.ok);
+  assert.ok(result.ok && result.blocks);
   assert.equal(result.blocks.length, 1);
   assert.equal(result.blocks[0].search, 'old = 1');
   assert.equal(result.blocks[0].replace, 'new = 2');
@@ -191,7 +191,7 @@ test('another spelling of a guarded file is still guarded (case, trailing dots a
 
 test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse is named', () => {
   const diff = checkToolInput({ filePath: 'src/a.ts', patch: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,2 +3,2 @@\n x\n-y\n+z\n' });
-  assert.ok(diff.ok);
+  assert.ok(diff.ok && diff.blocks);
   assert.deepEqual(
     diff.blocks.map((b) => [b.search, b.replace, b.startLine, b.filePath]),
     [['x\ny', 'x\nz', 3, 'src/a.ts']],
@@ -200,7 +200,7 @@ test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse i
     filePath: 'a.py',
     patch: '*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    pass\n+    return 1\n*** End Patch\n',
   });
-  assert.ok(codex.ok);
+  assert.ok(codex.ok && codex.blocks);
   assert.deepEqual(codex.blocks[0].hunk, { format: 'apply-patch', anchors: ['def f():'] });
   assert.match(
     problems({ filePath: 'a', patch: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n' }),
@@ -217,4 +217,41 @@ test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse i
   );
   assert.match(problems({ filePath: 'a', text: 'x', patch: 'y' }), /give either "text" or "patch", not both/);
   assert.match(problems({ filePath: 'a', diff: 'y' }), /unknown field "diff": put a unified diff or apply_patch patch in "patch"/);
+});
+
+test('a "code" input: a snippet of the file, fences stripped, the file a fence names kept for the check', () => {
+  const raw = checkToolInput({ filePath: 'src/cart.ts', code: '  total() {\n    // ... existing code ...\n  }\n' });
+  assert.deepEqual(raw, { ok: true, filePath: 'src/cart.ts', snippet: { code: '  total() {\n    // ... existing code ...\n  }' } });
+  const fenced = checkToolInput({ filePath: 'src/cart.ts', code: '```ts src/cart.ts\nexport const a = 1;\n```' });
+  assert.deepEqual(fenced, {
+    ok: true,
+    filePath: 'src/cart.ts',
+    snippet: { code: 'export const a = 1;', languageId: 'ts', namedFile: 'src/cart.ts' },
+  });
+  const commented = checkToolInput({ filePath: 'src/cart.ts', code: '// filepath: src/other.ts\nexport const a = 1;' });
+  assert.deepEqual(commented, { ok: true, filePath: 'src/cart.ts', snippet: { code: 'export const a = 1;', namedFile: 'src/other.ts' } });
+});
+
+test('a "code" input: misuse is named, with where the input belongs', () => {
+  assert.match(problems({ filePath: 'a.ts', code: 7 }), /"code" must be a string holding the code .*got a number \(7\)/);
+  assert.match(problems({ filePath: 'a.ts', code: '  \n' }), /"code" is not usable: the code is empty/);
+  assert.match(
+    problems({ filePath: 'a.ts', code: '```ts\nx();\n' }),
+    /"code" is not usable: the code block opened at line 1 \(```ts\) has no closing fence/,
+  );
+  assert.match(
+    problems({ filePath: 'a.ts', code: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE' }),
+    /"code" is not usable: the code holds SEARCH\/REPLACE blocks, not code: put it in "text"/,
+  );
+  assert.match(
+    problems({ filePath: 'a.ts', code: '--- a/a.ts\n+++ b/a.ts\n@@ -1 +1 @@\n-a\n+b\n' }),
+    /holds a unified diff, not code: put it in "patch"/,
+  );
+  assert.match(problems({ filePath: 'a.ts', code: 'x', text: 'y' }), /either "text" or "code", not both/);
+  assert.match(
+    problems({ filePath: 'a.ts', code_edit: 'x' }),
+    /unknown field "code_edit": put a code snippet \(or the whole file\) in "code"/,
+  );
+  assert.match(problems({ filePath: 'a.ts', code: 'x', blocks: [], text: 'y' }), /give only one of "blocks", "text", "patch" and "code"/);
+  assert.match(problems({ filePath: 'a.ts' }), /neither "blocks" nor "text" nor "patch" nor "code"/);
 });

@@ -3,6 +3,7 @@
 // becomes a message that names the field, what was expected and what arrived: the model reads it and
 // retries. Pure (no vscode, no Node): the extension adapter only resolves the path to a document.
 
+import { readSnippetText } from './codeBlocks';
 import { editBlocks, formatName, parseEdits } from './edits';
 import { BlockParseError } from './parser';
 import type { SearchReplaceBlock } from '../types';
@@ -16,17 +17,36 @@ export interface ToolBlockInput {
   startLine?: number;
 }
 
-/** The tool's input: blocks as JSON, `text` holding blocks in the marker format, or a `patch` (unified diff or apply_patch). */
+/**
+ * The tool's input: blocks as JSON, `text` holding blocks in the marker format, a `patch` (unified diff
+ * or apply_patch), or `code`: a snippet of the file (one declaration, a lazy snippet with
+ * `// ... existing code ...` placeholders, or the whole file), Cursor's edit_file convention.
+ */
 export interface ApplyBlocksToolInput {
   filePath: string;
   blocks?: ToolBlockInput[];
   text?: string;
   patch?: string;
+  code?: string;
 }
 
-export type ToolInputCheck = { ok: true; filePath: string; blocks: SearchReplaceBlock[] } | { ok: false; message: string };
+/** The code of a `code` input, fences stripped: what the snippet applier takes (core's SnippetInput). */
+export interface ToolSnippet {
+  code: string;
+  /** The language a fence's info string gave, if the code came fenced. */
+  languageId?: string;
+  /** The file a fence or a first-line `// filepath:` comment named, as written (the tool checks it is filePath). */
+  namedFile?: string;
+}
 
-const TOP_LEVEL_KEYS = ['filePath', 'blocks', 'text', 'patch'];
+/** A checked input: blocks to apply (blocks, text, patch), or a snippet (code); exactly one of the two. */
+export type ToolInputCheck =
+  | { ok: true; filePath: string; blocks: SearchReplaceBlock[]; snippet?: undefined }
+  | { ok: true; filePath: string; snippet: ToolSnippet; blocks?: undefined }
+  | { ok: false; message: string };
+
+const TOP_LEVEL_KEYS = ['filePath', 'blocks', 'text', 'patch', 'code'];
+const INPUT_KEYS = ['blocks', 'text', 'patch', 'code'] as const;
 const BLOCK_KEYS = ['search', 'replace', 'startLine'];
 // Names models commonly use instead of ours; a hint turns "missing" into an obvious fix.
 const FILE_PATH_ALIASES = ['path', 'file', 'filepath', 'file_path', 'fileName', 'filename', 'uri'];
@@ -53,7 +73,8 @@ const MAX_REPORTED_PROBLEMS = 10;
 export const EXPECTED_SHAPE =
   'Expected {"filePath": "src/app.ts", "blocks": [{"search": "<exact lines to find>", "replace": "<new lines>", "startLine": 12}]} ' +
   '(startLine optional) or {"filePath": "src/app.ts", "text": "<<<<<<< SEARCH\\n<exact lines to find>\\n=======\\n<new lines>\\n>>>>>>> REPLACE"} ' +
-  'or {"filePath": "src/app.ts", "patch": "--- a/src/app.ts\\n+++ b/src/app.ts\\n@@ -12,2 +12,2 @@\\n context\\n-old\\n+new"}.';
+  'or {"filePath": "src/app.ts", "patch": "--- a/src/app.ts\\n+++ b/src/app.ts\\n@@ -12,2 +12,2 @@\\n context\\n-old\\n+new"} ' +
+  'or {"filePath": "src/app.ts", "code": "// ... existing code ...\\nfunction changed() {\\n  return 2;\\n}\\n// ... existing code ..."}.';
 
 /** Checks the raw tool input and turns it into engine blocks, or into one message listing every problem. */
 export function checkToolInput(input: unknown): ToolInputCheck {
@@ -71,10 +92,12 @@ export function checkToolInput(input: unknown): ToolInputCheck {
       problems.push(`unknown field "${key}": the file goes in "filePath"`);
     } else if (key === 'diff' || key === 'udiff' || key === 'unified_diff') {
       problems.push(`unknown field "${key}": put a unified diff or apply_patch patch in "patch"`);
-    } else if (key === 'blocks_text' || key === 'content' || key === 'edits') {
+    } else if (key === 'code_edit' || key === 'codeEdit' || key === 'snippet' || key === 'content' || key === 'contents') {
+      problems.push(`unknown field "${key}": put a code snippet (or the whole file) in "code"`);
+    } else if (key === 'blocks_text' || key === 'edits') {
       problems.push(`unknown field "${key}": put blocks in "blocks" (JSON), "text" (marker format) or "patch" (a diff)`);
     } else {
-      problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch)`);
+      problems.push(`unknown field "${key}" (allowed: filePath, blocks, text, patch, code)`);
     }
   }
 
@@ -92,14 +115,17 @@ export function checkToolInput(input: unknown): ToolInputCheck {
     checkedPath = filePath.trim();
   }
 
-  const given = (['blocks', 'text', 'patch'] as const).filter((k) => record[k] !== undefined);
+  const given = INPUT_KEYS.filter((k) => record[k] !== undefined);
   let blocks: SearchReplaceBlock[] | undefined;
+  let snippet: ToolSnippet | undefined;
   if (given.length === 2) {
     problems.push(`give either "${given[0]}" or "${given[1]}", not both`);
   } else if (given.length > 2) {
-    problems.push('give only one of "blocks", "text" and "patch"');
+    problems.push('give only one of "blocks", "text", "patch" and "code"');
   } else if (given.length === 0) {
-    problems.push('neither "blocks" nor "text" nor "patch" is present: give one of them');
+    problems.push('neither "blocks" nor "text" nor "patch" nor "code" is present: give one of them');
+  } else if (given[0] === 'code') {
+    snippet = checkCode(record.code, problems);
   } else if (given[0] === 'blocks') {
     blocks = checkBlockArray(record.blocks, problems);
   } else if (given[0] === 'text') {
@@ -108,10 +134,37 @@ export function checkToolInput(input: unknown): ToolInputCheck {
     blocks = checkPatch(record.patch, problems);
   }
 
-  if (problems.length > 0 || checkedPath === undefined || blocks === undefined) {
+  if (problems.length > 0 || checkedPath === undefined) {
     return fail(problems);
   }
-  return { ok: true, filePath: checkedPath, blocks };
+  if (snippet !== undefined) {
+    return { ok: true, filePath: checkedPath, snippet };
+  }
+  return blocks === undefined ? fail(problems) : { ok: true, filePath: checkedPath, blocks };
+}
+
+/** `code`: the snippet as a string; one fenced block loses its fences; an edit format belongs in text or patch. */
+function checkCode(value: unknown, problems: string[]): ToolSnippet | undefined {
+  if (typeof value !== 'string') {
+    problems.push(
+      `"code" must be a string holding the code (a declaration, a snippet with "// ... existing code ..." placeholders, or the whole file), got ${describe(value)}`,
+    );
+    return undefined;
+  }
+  const read = readSnippetText(value);
+  if (!read.ok) {
+    const where = read.format === undefined ? '' : read.format === 'search-replace' ? ': put it in "text"' : ': put it in "patch"';
+    problems.push(`"code" is not usable: ${read.message}${where}`);
+    return undefined;
+  }
+  const snippet: ToolSnippet = { code: read.code };
+  if (read.language !== undefined) {
+    snippet.languageId = read.language;
+  }
+  if (read.filePath !== undefined) {
+    snippet.namedFile = read.filePath;
+  }
+  return snippet;
 }
 
 function checkBlockArray(value: unknown, problems: string[]): SearchReplaceBlock[] | undefined {

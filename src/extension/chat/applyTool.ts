@@ -102,6 +102,14 @@ function describeBlocks(blocks: readonly SearchReplaceBlock[], relativePath: str
   return md;
 }
 
+function describeSnippet(snippet: string, relativePath: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(
+    `${code(relativePath)}: a code snippet (${lineCount(snippet)}) starting ${code(firstLine(snippet))}, placed by its declarations as one undoable edit.\n`,
+  );
+  return md;
+}
+
 /** The tool object; exported so tests can call prepareInvocation directly (it must be side-effect free). */
 export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<unknown> {
   return {
@@ -114,8 +122,8 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
       if (!where.ok) {
         return { invocationMessage: `Checking ${check.filePath}` };
       }
-      const n = check.blocks.length;
-      const what = `${n} SEARCH/REPLACE block${n === 1 ? '' : 's'}`;
+      const n = check.blocks?.length ?? 0;
+      const what = check.blocks ? `${n} SEARCH/REPLACE block${n === 1 ? '' : 's'}` : 'a code snippet';
       const prepared: vscode.PreparedToolInvocation = { invocationMessage: `Applying ${what} to ${where.relativePath}` };
       // Ask exactly where VS Code's own agent edit tools ask (sensitive files such as .vscode/*.json,
       // .env, package.json, lock files): the edit is undoable, so ordinary files need no prompt.
@@ -126,7 +134,9 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
       if (editNeedsConfirmation(where.relativePath, rules) || (realPath !== undefined && editNeedsConfirmation(realPath, rules))) {
         prepared.confirmationMessages = {
           title: `Apply ${what} to ${where.relativePath}?`,
-          message: describeBlocks(check.blocks, where.relativePath),
+          message: check.blocks
+            ? describeBlocks(check.blocks, where.relativePath)
+            : describeSnippet(check.snippet.code, where.relativePath),
         };
       }
       return prepared;
@@ -150,6 +160,9 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   const check = checkToolInput(input);
   if (!check.ok) {
     return check.message;
+  }
+  if (check.snippet) {
+    return `Nothing was applied: this version of ${APPLY_TOOL_NAME} cannot apply "code" yet; give "blocks", "text" or "patch".`;
   }
   const where = workspacePath(check.filePath);
   if (!where.ok) {
