@@ -26,6 +26,8 @@ import { tierInfo } from './match/tierTable';
 import { holdBack, markAlreadyApplied, markAmbiguous, markApplied, markInvalid, markStale, undecided } from './decide/outcome';
 import { comparisonKeys, describeDifferences } from './report/lineDiff';
 import { SETTINGS } from './settings';
+import { type PlaceholderContext } from './formats/placeholders';
+import { elisionNote, expandReplacePlaceholders, type ExpandedElision, placeholderWritten } from './decide/elisions';
 
 /** How many other occurrences a note names when a line hint picked one. */
 const MAX_LISTED_OTHERS = 10;
@@ -44,6 +46,8 @@ interface Settings {
   preserveQuoteStyle: boolean;
   choices: Record<number, LineRange>;
   onDocumentScan?: () => void;
+  /** What decides which lines are placeholders: the file's language and name. */
+  placeholders: PlaceholderContext;
 }
 
 function settingsFrom(options: ApplyOptions): Settings {
@@ -60,6 +64,7 @@ function settingsFrom(options: ApplyOptions): Settings {
     preserveQuoteStyle: options.preserveQuoteStyle ?? SETTINGS.preserveQuoteStyle.default,
     choices: options.choices ?? {},
     onDocumentScan: options.onDocumentScan,
+    placeholders: { languageId: options.languageId, fileName: options.fileName },
   };
 }
 
@@ -444,6 +449,72 @@ function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: Search
     'SEARCH matches these lines only with inconsistent indentation: no single indentation shift or rescale maps every SEARCH line onto its line, so it was not applied (indentation can change what code means); copy the indentation from the lines above',
   );
   return { outcome };
+}
+
+/**
+ * A block whose REPLACE has placeholders ("// ... existing code ...") is evaluated with them expanded
+ * to the SEARCH lines they stand for (decide/elisions.ts), or refused when that is not certain; the
+ * outcome says what each kept. Every placement is then held to the invariant that no placeholder line
+ * is written where the same line did not stand before.
+ */
+function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): Evaluation {
+  const context = batch.settings.placeholders;
+  const searchLines = isEmptySearch(block.search) ? [] : splitBlockLines(block.search);
+  const expansion =
+    block.replace === '' ? { kind: 'none' as const } : expandReplacePlaceholders(searchLines, replaceLinesOf(block), context);
+  if (expansion.kind === 'refused') {
+    const outcome = undecided(block.index);
+    markInvalid(outcome, expansion.reason);
+    return { outcome };
+  }
+  const evaluation = evaluateBlock(batch, expansion.kind === 'expanded' ? { ...block, replace: expansion.replaceLines.join('\n') } : block);
+  const { outcome, placement } = evaluation;
+  if (placement === undefined) {
+    return evaluation;
+  }
+  const region = placement.fill ? [] : regionLines(batch, placement.start, placement.end);
+  const written = placement.lines.filter((l) => l.fileLine === undefined).map((l) => l.text);
+  const placeholder = placeholderWritten(written, region, context);
+  if (placeholder !== undefined) {
+    const refused = undecided(block.index);
+    markInvalid(
+      refused,
+      `block ${block.index} would write the placeholder \`${placeholder}\` into ${batch.settings.fileName}, where no such line stood; write out the lines it stands for`,
+    );
+    return { outcome: refused };
+  }
+  if (expansion.kind === 'expanded') {
+    outcome.elisions = expansion.elisions.map((e) => ({
+      replaceStartLine: e.replaceFirst + 1,
+      replaceEndLine: e.replaceLast + 1,
+      text: e.text,
+      kept: keptLines(batch, placement, outcome.tier, searchLines, region, e),
+    }));
+    outcome.notes.push(...outcome.elisions.map(elisionNote));
+  }
+  return evaluation;
+}
+
+/** The file lines (original coordinates) an expanded placeholder's SEARCH lines were placed on. */
+function keptLines(
+  batch: Batch,
+  placement: Placement,
+  tier: Tier | undefined,
+  searchLines: readonly string[],
+  region: readonly string[],
+  elision: ExpandedElision,
+): LineRange | undefined {
+  if (elision.searchEnd <= elision.searchStart) {
+    return undefined;
+  }
+  if (tier !== 'fuzzy') {
+    // Tiers 1-9 place SEARCH line k on the region's line k.
+    return batch.range(placement.start + elision.searchStart, placement.start + elision.searchEnd);
+  }
+  const paired = relateRegion(searchLines, region)
+    .pairs.filter(([s]) => s >= elision.searchStart && s < elision.searchEnd)
+    .map(([, f]) => f);
+  return paired.length === 0 ? undefined : batch.range(placement.start + Math.min(...paired), placement.start + Math.max(...paired) + 1);
 }
 
 function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
@@ -861,7 +932,7 @@ export function* runBatch(
       return cancelledResult(settings.fileName, outcomes, done, total);
     }
     const block = blocks[done];
-    const { outcome, placement } = evaluateBlock(batch, block);
+    const { outcome, placement } = evaluateWithElisions(batch, block);
     if (placement) {
       batch.apply(placement, block.index);
     } else {

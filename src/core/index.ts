@@ -8,6 +8,7 @@ export {
   type BlockOutcome,
   type BlockStatus,
   type Candidate,
+  type Elision,
   type HunkInfo,
   type LineRange,
   type SearchReplaceBlock,

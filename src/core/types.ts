@@ -107,6 +107,11 @@ export interface BlockOutcome {
   /** The fuzzy scan stopped at its work cap; candidates may not be the global best. */
   truncated?: boolean;
   /**
+   * Placeholders ("// ... existing code ...") the block's REPLACE had, each with the file lines it
+   * kept (original coordinates; undefined when it stood for no lines). Also told in notes.
+   */
+  elisions?: Elision[];
+  /**
    * SEARCH was not found but the file already holds REPLACE (through the same tiers), at one place:
    * the edit was applied before (status stays not_found, with no candidates and a note saying so).
    */
@@ -116,6 +121,17 @@ export interface BlockOutcome {
    * anchor; status not_found, the current text of those lines as candidates).
    */
   replacedBy?: number[];
+}
+
+/** A placeholder line of REPLACE expanded from the file: what it was and which file lines it kept. */
+export interface Elision {
+  /** 1-based REPLACE lines of the placeholder (consecutive placeholder lines are one). */
+  replaceStartLine: number;
+  replaceEndLine: number;
+  /** The placeholder as written, trimmed, e.g. "# ... existing code ...". */
+  text: string;
+  /** The file lines it stood for and kept (original coordinates); undefined when it stood for none. */
+  kept?: LineRange;
 }
 
 /** A replacement against the ORIGINAL text. Edits are sorted and never overlap. */

@@ -233,6 +233,8 @@ const MAX_PHRASE_WORDS = 12;
 /** "// ... validation ..." (ellipses around a few words) is a placeholder; a longer one is prose. */
 const MAX_FRAMED_WORDS = 6;
 
+/** The first character of every placeholder line: a comment opener's (see COMMENT_SYNTAXES) or an ellipsis's. */
+const PLACEHOLDER_START = /^[{<\/#;%'.…-]/;
 const ELLIPSIS = /\.{3,}|…/g;
 const ONLY_ELLIPSIS = /^(\.{3,}|…)$/;
 const FRAMED = /^(\.{3,}|…)[\s\S]*(\.{3,}|…)$/;
@@ -240,7 +242,8 @@ const FRAMED = /^(\.{3,}|…)[\s\S]*(\.{3,}|…)$/;
 /** The placeholder `line` is, or undefined: a comment whose words say code is left out, or only `...`/`…`. */
 export function recognisePlaceholder(line: string, context?: PlaceholderContext): Placeholder | undefined {
   const text = line.trim();
-  if (text === '') {
+  // Most lines start with neither a comment opener nor a dot: answered without the table.
+  if (text === '' || !PLACEHOLDER_START.test(text)) {
     return undefined;
   }
   if (ONLY_ELLIPSIS.test(text)) {
