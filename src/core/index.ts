@@ -57,3 +57,25 @@ export {
   withChoice,
 } from './batch/rematch';
 export { type Placeholder, type PlaceholderContext, isPlaceholderLine, recognisePlaceholder } from './formats/placeholders';
+export {
+  type FileAction,
+  type PatchFile,
+  type PatchFileChange,
+  type PatchQuestion,
+  type PatchVerdict,
+  type PathState,
+  addedContent,
+  checkPatchFile,
+  claimedTwice,
+  editsName,
+  fileAction,
+  fileChangeLine,
+  hasFileOperations,
+  headerlessHunkError,
+  judgePatch,
+  mergeSections,
+  patchAppliedMessage,
+  patchFiles,
+  patchQuestion,
+  patchRefusedMessage,
+} from './batch/wholePatch';

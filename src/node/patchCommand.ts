@@ -11,10 +11,19 @@ import {
   type ApplyResult,
   type BatchStatus,
   BlockParseError,
+  addedContent,
   byPatchPreference,
+  checkPatchFile,
+  claimedTwice,
+  type FileAction,
+  fileAction,
   type FileChange,
-  formatName,
+  headerlessHunkError,
+  mergeSections,
   parseAnswer,
+  patchAppliedMessage,
+  patchRefusedMessage,
+  type PathState,
 } from '../core';
 import { jsonRequested } from './args';
 import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';
@@ -49,7 +58,7 @@ interface PatchArgs {
 /** Input the user has to fix: status invalid, exit 3. */
 export class PatchInputError extends Error {}
 
-type Action = 'update' | 'add' | 'delete' | 'move';
+type Action = FileAction;
 
 interface JsonFile {
   path: string;
@@ -204,11 +213,15 @@ export function resolveUnderRoot(root: string, name: string): string {
 }
 
 function exists(p: string): boolean {
+  return stateOf(p) !== 'nothing';
+}
+
+/** What is at a path, the link itself for a symbolic link (deleting one removes the link). */
+function stateOf(p: string): PathState {
   try {
-    fs.lstatSync(p);
-    return true;
+    return fs.lstatSync(p).isDirectory() ? 'folder' : 'file';
   } catch {
-    return false;
+    return 'nothing';
   }
 }
 
@@ -228,19 +241,6 @@ export type PlannedWrite =
   | { kind: 'add'; display: string; target: string; content: string }
   | { kind: 'delete'; display: string; target: string }
   | { kind: 'move'; display: string; original: TextFile; source: string; target: string; content: string };
-
-function actionOf(change: FileChange): Action {
-  return change.kind === 'update' && change.moveTo !== undefined ? 'move' : change.kind;
-}
-
-/** Content of an added file from its single block (the patch's lines, '\n'-joined). */
-function addedContent(change: FileChange): string {
-  const text = change.blocks.map((b) => b.replace).join('\n');
-  if (text === '' && change.blocks.every((b) => b.replace === '')) {
-    return '';
-  }
-  return change.noFinalNewline ? text : `${text}\n`;
-}
 
 /**
  * Which of a plain diff's two header names to edit, as GNU patch picks: among the names that exist, the
@@ -278,13 +278,10 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     );
   }
   if (change.path === undefined) {
-    throw new PatchInputError(
-      `Patch (line ${change.sourceLine}): hunk ${change.blocks[0]?.index ?? 1} has no file header (--- a/<path> / +++ b/<path>), so there is no file to apply it to; ` +
-        'add the header, or apply it to one file with "resilient-apply apply <file> --blocks <patch>"',
-    );
+    throw headerlessHunkError(change, 'add the header, or apply it to one file with "resilient-apply apply <file> --blocks <patch>"');
   }
   const name = change.names ? existingName(root, change.names) : change.path;
-  const json: JsonFile = { path: name, action: actionOf(change), status: 'applied', blocks: [] };
+  const json: JsonFile = { path: name, action: fileAction(change), status: 'applied', blocks: [] };
   if (change.moveTo !== undefined) {
     json.to = change.moveTo;
   }
@@ -294,29 +291,20 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     const key = fs.existsSync(p) ? fs.realpathSync.native(p) : p;
     const previous = claimed.get(key);
     if (previous !== undefined) {
-      throw new PatchInputError(
-        `the patch changes ${label} twice (${previous} and ${change.kind} on line ${change.sourceLine}); nothing was changed`,
-      );
+      throw new PatchInputError(claimedTwice(label, previous, `${change.kind} on line ${change.sourceLine}`));
     }
     claimed.set(key, `${change.kind} on line ${change.sourceLine}`);
   };
   claim(target, name);
 
-  if (change.kind === 'delete') {
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(target);
-    } catch {
-      throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
+  const described = { action: fileAction(change), path: name, to: change.moveTo, sourceLine: change.sourceLine };
+  if (change.kind === 'delete' || change.kind === 'add') {
+    const problem = checkPatchFile(described, stateOf(target), undefined, 'refuse').problem;
+    if (problem !== undefined) {
+      throw new PatchInputError(problem);
     }
-    if (stat.isDirectory()) {
-      throw new PatchInputError(`the patch deletes ${name} (line ${change.sourceLine}), which is a folder; nothing was changed`);
-    }
-    return { json, write: { kind: 'delete', display: name, target } };
-  }
-  if (change.kind === 'add') {
-    if (exists(target)) {
-      throw new PatchInputError(`the patch adds ${name} (line ${change.sourceLine}), which already exists; nothing was changed`);
+    if (change.kind === 'delete') {
+      return { json, write: { kind: 'delete', display: name, target } };
     }
     const content = addedContent(change);
     json.content = content;
@@ -328,13 +316,14 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
     return planNewFile(name, target, change, json);
   }
   if (!file) {
-    throw new PatchInputError(`the patch changes ${name} (line ${change.sourceLine}), which does not exist; nothing was changed`);
+    throw new PatchInputError(checkPatchFile(described, 'nothing', undefined, 'refuse').problem!);
   }
   let destination: string | undefined;
   if (change.moveTo !== undefined) {
     destination = resolveUnderRoot(root, change.moveTo);
-    if (exists(destination)) {
-      throw new PatchInputError(`the patch moves ${name} to ${change.moveTo}, which already exists; nothing was changed`);
+    const problem = checkPatchFile(described, 'file', stateOf(destination), 'refuse').problem;
+    if (problem !== undefined) {
+      throw new PatchInputError(problem);
     }
     claim(destination, change.moveTo);
   }
@@ -383,32 +372,6 @@ function pathKey(p: string): string {
 }
 
 /**
- * Merges several sections for the same file into one batch: models repeat a header, and an answer
- * gives one SEARCH/REPLACE block per change, maybe beside a diff of the same file.
- */
-function mergeSections(files: FileChange[]): FileChange[] {
-  const out: FileChange[] = [];
-  for (const change of files) {
-    const same = out.find(
-      (c) =>
-        c.kind === 'update' &&
-        change.kind === 'update' &&
-        c.moveTo === undefined &&
-        change.moveTo === undefined &&
-        c.path !== undefined &&
-        change.path !== undefined &&
-        pathKey(c.path) === pathKey(change.path),
-    );
-    if (same) {
-      same.blocks.push(...change.blocks);
-    } else {
-      out.push({ ...change, blocks: [...change.blocks] });
-    }
-  }
-  return out;
-}
-
-/**
  * Applies every edit of `text` (a patch or a whole answer; `name` says where it came from) under `root`,
  * a real path: all files or none, nothing written on a dry run. Throws PatchInputError, BlockParseError
  * or TextFileError for input to fix (invalidReport turns them into the report).
@@ -422,13 +385,9 @@ export function applyAnswer(root: string, text: string, name: string, dryRun: bo
     );
   }
   const claimed = new Map<string, string>();
-  const planned = mergeSections(parsed.files).map((change) => planFile(root, change, claimed));
+  const planned = mergeSections(parsed.files, pathKey).map((change) => planFile(root, change, claimed));
   const files = planned.map((p) => p.json);
   const failed = planned.find((p) => p.json.status !== 'applied');
-  // "the unified diff", or for an answer that mixes formats "the edits (SEARCH/REPLACE blocks, unified diff)".
-  const names = parsed.formats.map(formatName);
-  const kind = names.length === 1 ? names[0] : `edits (${names.join(', ')})`;
-  const does = names.length === 1 ? 'does' : 'do';
   if (failed) {
     for (const p of planned) {
       delete p.json.content;
@@ -437,26 +396,17 @@ export function applyAnswer(root: string, text: string, name: string, dryRun: bo
       }
     }
     const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
-    const message = [`Nothing was changed: the ${kind} ${does} not apply to every file.`, ...reasons].join('\n\n');
-    return { status: failed.json.status as BatchStatus, message, files };
+    return { status: failed.json.status as BatchStatus, message: patchRefusedMessage(parsed.formats, reasons), files };
   }
-  const summary = planned.map((p) => `- ${describeWrite(p.write!)}${p.result ? `: ${p.result.message}` : ''}`).join('\n');
+  const changes = planned.map((p) => ({ action: p.json.action, path: p.json.path, to: p.json.to, result: p.result }));
   if (dryRun) {
-    return {
-      status: 'applied',
-      message: `The ${kind} would change ${planned.length} file${planned.length === 1 ? '' : 's'} (dry run, nothing written):\n${summary}`,
-      files,
-    };
+    return { status: 'applied', message: patchAppliedMessage(parsed.formats, changes, true), files };
   }
   for (const f of files) {
     delete f.content;
   }
   commitWrites(planned.map((p) => p.write!));
-  return {
-    status: 'applied',
-    message: `Applied the ${kind} to ${planned.length} file${planned.length === 1 ? '' : 's'}:\n${summary}`,
-    files,
-  };
+  return { status: 'applied', message: patchAppliedMessage(parsed.formats, changes), files };
 }
 
 function describeWrite(w: PlannedWrite): string {

@@ -1,0 +1,282 @@
+// A whole patch over several files, as plain data: which files it updates, adds, deletes and moves, the
+// rules each file must meet before anything is written, what needs the user's consent (a deletion, an
+// overwrite), and the words for all of it. The CLI (`resilient-apply patch`) and the editor (`@apply`,
+// CodeLens, the language model tool) share these; each adds its own file system (node:fs, or a
+// WorkspaceEdit with its file operations) around them.
+import { BlockParseError } from '../formats/parser';
+import { type EditFormat, formatName, type ParsedEdits } from '../formats/edits';
+import type { FileChange, PatchFormat } from '../formats/patchParser';
+import type { ApplyResult, BatchStatus, SearchReplaceBlock } from '../types';
+
+/** What a patch does to one file. */
+export type FileAction = 'update' | 'add' | 'delete' | 'move';
+
+/** The action a parsed file change stands for (an update with a new name is a move). */
+export function fileAction(change: FileChange): FileAction {
+  return change.kind === 'update' && change.moveTo !== undefined ? 'move' : change.kind;
+}
+
+/**
+ * True when applying the edits deletes or moves a file: they cannot be applied block by block to open
+ * documents, only as a whole patch (files created and deleted, all or nothing).
+ */
+export function hasFileOperations(edits: ParsedEdits): boolean {
+  return (edits.files ?? []).some((f) => f.kind === 'delete' || f.moveTo !== undefined);
+}
+
+/**
+ * Merges several sections for the same file into one batch: models repeat a header, and an answer gives
+ * one SEARCH/REPLACE block per change, maybe beside a diff of the same file. `key` says which spellings
+ * of a path are one file (the CLI normalises `./src/a.ts` and `src//a.ts`).
+ */
+export function mergeSections(files: readonly FileChange[], key: (path: string) => string = (p) => p): FileChange[] {
+  const out: FileChange[] = [];
+  for (const change of files) {
+    const same = out.find(
+      (c) =>
+        c.kind === 'update' &&
+        change.kind === 'update' &&
+        c.moveTo === undefined &&
+        change.moveTo === undefined &&
+        c.path !== undefined &&
+        change.path !== undefined &&
+        key(c.path) === key(change.path),
+    );
+    if (same) {
+      same.blocks.push(...change.blocks);
+    } else {
+      out.push({ ...change, blocks: [...change.blocks] });
+    }
+  }
+  return out;
+}
+
+/** Content of an added file from its single block (the patch's lines, '\n'-joined). */
+export function addedContent(change: FileChange): string {
+  const text = change.blocks.map((b) => b.replace).join('\n');
+  if (text === '' && change.blocks.every((b) => b.replace === '')) {
+    return '';
+  }
+  return change.noFinalNewline ? text : `${text}\n`;
+}
+
+/** The error for hunks that name no file: a whole patch must say which file each hunk is for. */
+export function headerlessHunkError(change: FileChange, fix: string): BlockParseError {
+  const hunk = change.blocks[0]?.index ?? 1;
+  return new BlockParseError({
+    block: hunk,
+    line: change.sourceLine,
+    expected: '--- a/<path> / +++ b/<path>',
+    message: `Patch (line ${change.sourceLine}): hunk ${hunk} has no file header (--- a/<path> / +++ b/<path>), so there is no file to apply it to; ${fix}`,
+  });
+}
+
+/** One file of a whole patch, ready to be checked against the files that exist. */
+export interface PatchFile {
+  action: FileAction;
+  /** The file as the patch names it. */
+  path: string;
+  /** move: the new name. */
+  to?: string;
+  /** A plain diff's two spellings of one file (old first); the adapter picks the one that exists. */
+  names?: [string, string];
+  /** update and move: one block per hunk (a move may have none). */
+  blocks: SearchReplaceBlock[];
+  /** add: the new file's text. */
+  content?: string;
+  /** 1-based line of the file's header in the patch. */
+  sourceLine: number;
+}
+
+/** The files of a parsed patch (sections for the same file merged); throws for hunks without a file. */
+export function patchFiles(files: readonly FileChange[], fix: string): PatchFile[] {
+  return mergeSections(files).map((change) => {
+    if (change.path === undefined) {
+      throw headerlessHunkError(change, fix);
+    }
+    const file: PatchFile = { action: fileAction(change), path: change.path, blocks: change.blocks, sourceLine: change.sourceLine };
+    if (change.moveTo !== undefined) {
+      file.to = change.moveTo;
+    }
+    if (change.names) {
+      file.names = change.names;
+    }
+    if (change.kind === 'add') {
+      file.content = addedContent(change);
+      file.blocks = [];
+    }
+    return file;
+  });
+}
+
+/** What is at a path when the patch is checked. */
+export type PathState = 'file' | 'folder' | 'nothing';
+
+/** Whether a patch may replace a file that is already there (the editor asks; the CLI refuses). */
+export type OverwritePolicy = 'ask' | 'refuse';
+
+/**
+ * The rules a file of a patch must meet, given what is at its path and (for a move) its new path:
+ * the problem ("nothing was changed") or, when the change replaces an existing file and the policy
+ * allows asking, `overwrites`.
+ */
+export function checkPatchFile(
+  file: Pick<PatchFile, 'action' | 'path' | 'to' | 'sourceLine'>,
+  at: PathState,
+  to: PathState | undefined,
+  overwrite: OverwritePolicy,
+): { problem?: string; overwrites?: boolean } {
+  const line = `(line ${file.sourceLine})`;
+  switch (file.action) {
+    case 'delete':
+      if (at === 'nothing') {
+        return { problem: `the patch deletes ${file.path} ${line}, which does not exist; nothing was changed` };
+      }
+      return at === 'folder' ? { problem: `the patch deletes ${file.path} ${line}, which is a folder; nothing was changed` } : {};
+    case 'add':
+      if (at === 'nothing') {
+        return {};
+      }
+      if (at === 'folder') {
+        return { problem: `the patch adds ${file.path} ${line}, which is a folder; nothing was changed` };
+      }
+      return overwrite === 'ask'
+        ? { overwrites: true }
+        : { problem: `the patch adds ${file.path} ${line}, which already exists; nothing was changed` };
+    case 'update':
+    case 'move': {
+      if (at !== 'file') {
+        return {
+          problem: `the patch changes ${file.path} ${line}, which ${at === 'folder' ? 'is a folder' : 'does not exist'}; nothing was changed`,
+        };
+      }
+      if (file.action === 'update' || to === 'nothing') {
+        return {};
+      }
+      if (to === 'folder' || overwrite === 'refuse') {
+        return {
+          problem: `the patch moves ${file.path} to ${file.to}, which ${to === 'folder' ? 'is a folder' : 'already exists'}; nothing was changed`,
+        };
+      }
+      return { overwrites: true };
+    }
+  }
+}
+
+/** Two changes of one patch land on the same file (by the caller's key: a real path, a URI). */
+export function claimedTwice(label: string, previous: string, current: string): string {
+  return `the patch changes ${label} twice (${previous} and ${current}); nothing was changed`;
+}
+
+/** A file of a checked patch as the outcome names it. */
+export interface PatchFileChange {
+  action: FileAction;
+  /** How messages name the file (the patch's path, or the workspace-relative path). */
+  path: string;
+  to?: string;
+  /** The change replaces a file that exists (an added file, or a move's new name). */
+  overwrites?: boolean;
+  /** update and move with hunks: the engine's result for the file. */
+  result?: ApplyResult;
+}
+
+/** "updated x", "added x", "deleted x", "moved x -> y". */
+export function fileChangeLine(file: Pick<PatchFileChange, 'action' | 'path' | 'to' | 'overwrites'>): string {
+  const over = file.overwrites ? ' (overwriting the file there)' : '';
+  switch (file.action) {
+    case 'update':
+      return `updated ${file.path}`;
+    case 'add':
+      return `added ${file.path}${over}`;
+    case 'delete':
+      return `deleted ${file.path}`;
+    case 'move':
+      return `moved ${file.path} -> ${file.to}${over}`;
+  }
+}
+
+function files(n: number): string {
+  return `${n} file${n === 1 ? '' : 's'}`;
+}
+
+function summaryLines(changes: readonly PatchFileChange[]): string {
+  return changes.map((c) => `- ${fileChangeLine(c)}${c.result ? `: ${c.result.message}` : ''}`).join('\n');
+}
+
+/** "the unified diff", or for an answer that mixes formats "the edits (SEARCH/REPLACE blocks, unified diff)". */
+export function editsName(formats: readonly EditFormat[]): { kind: string; does: string } {
+  const names = formats.map(formatName);
+  return names.length === 1 ? { kind: names[0], does: 'does' } : { kind: `edits (${names.join(', ')})`, does: 'do' };
+}
+
+/** The message for edits that applied (or, on a dry run, would apply) to every file. */
+export function patchAppliedMessage(formats: readonly EditFormat[], changes: readonly PatchFileChange[], dryRun = false): string {
+  const { kind } = editsName(formats);
+  return dryRun
+    ? `The ${kind} would change ${files(changes.length)} (dry run, nothing written):\n${summaryLines(changes)}`
+    : `Applied the ${kind} to ${files(changes.length)}:\n${summaryLines(changes)}`;
+}
+
+/** The message for edits refused because some hunk or block did not place: every failing file's reason. */
+export function patchRefusedMessage(formats: readonly EditFormat[], reasons: readonly string[]): string {
+  const { kind, does } = editsName(formats);
+  return [`Nothing was changed: the ${kind} ${does} not apply to every file.`, ...reasons].join('\n\n');
+}
+
+/** What happens to a checked patch: refused (the problems, or hunks that did not place), or ready. */
+export type PatchVerdict =
+  { kind: 'refused'; status: Exclude<BatchStatus, 'applied'>; message: string } | { kind: 'ready'; question?: PatchQuestion };
+
+/**
+ * Judges a checked patch: every problem refuses it ("nothing was changed", the problems in patch order);
+ * else every file's hunks must have placed; else it is ready, with the question to ask first when it
+ * deletes or overwrites files.
+ */
+export function judgePatch(format: PatchFormat, changes: readonly PatchFileChange[], problems: readonly string[]): PatchVerdict {
+  if (problems.length > 0) {
+    const first = problems[0].charAt(0).toUpperCase() + problems[0].slice(1);
+    return { kind: 'refused', status: 'invalid', message: [first, ...problems.slice(1)].join('\n') };
+  }
+  const failed = changes.filter((c) => c.result && c.result.status !== 'applied');
+  if (failed.length > 0) {
+    return {
+      kind: 'refused',
+      status: failed[0].result!.status as Exclude<BatchStatus, 'applied'>,
+      message: patchRefusedMessage(
+        [format],
+        failed.map((c) => c.result!.message),
+      ),
+    };
+  }
+  return { kind: 'ready', question: patchQuestion(format, changes) };
+}
+
+/** The consent a patch needs before it is applied: a one-line question and the whole list of changes. */
+export interface PatchQuestion {
+  title: string;
+  detail: string;
+  /** The button that applies. */
+  confirm: string;
+}
+
+function joinNames(names: readonly string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** The question to ask before a patch that deletes or overwrites files; undefined when it does neither. */
+export function patchQuestion(format: PatchFormat, changes: readonly PatchFileChange[]): PatchQuestion | undefined {
+  const deleted = changes.filter((c) => c.action === 'delete').map((c) => c.path);
+  const overwritten = changes.filter((c) => c.overwrites).map((c) => (c.action === 'move' ? c.to! : c.path));
+  if (deleted.length === 0 && overwritten.length === 0) {
+    return undefined;
+  }
+  const what = [
+    deleted.length > 0 ? `deletes ${joinNames(deleted)}` : '',
+    overwritten.length > 0 ? `overwrites ${joinNames(overwritten)}` : '',
+  ].filter((s) => s !== '');
+  return {
+    title: `The ${formatName(format)} ${what.join(' and ')}. Apply it?`,
+    detail: `It changes ${files(changes.length)}:\n${changes.map((c) => `- ${fileChangeLine(c)}`).join('\n')}\n\nOne undo restores every file.`,
+    confirm: deleted.length > 0 ? 'Apply and Delete' : 'Apply and Overwrite',
+  };
+}
