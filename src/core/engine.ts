@@ -34,7 +34,7 @@ const MAX_LISTED_OTHERS = 10;
 /** How far the best fuzzy candidate must lead the next one for autoApplyAbove to place it. */
 export const AUTO_APPLY_MARGIN = 0.05;
 
-interface Settings {
+interface BatchSettings {
   fileName: string;
   markdown: boolean;
   lineHint?: number;
@@ -50,7 +50,7 @@ interface Settings {
   placeholders: PlaceholderContext;
 }
 
-function settingsFrom(options: ApplyOptions): Settings {
+function settingsFrom(options: ApplyOptions): BatchSettings {
   const languageId = options.languageId?.toLowerCase();
   return {
     fileName: options.fileName ?? 'the file',
@@ -80,9 +80,45 @@ interface Placement {
   fill?: boolean;
 }
 
+/**
+ * Where a decided block goes in the working text; write turns it into a Placement. An occurrence of
+ * tiers 1-9 carries its own reading of the lines; a region (fuzzy, or a place the user chose) is read
+ * against SEARCH anew; fill is an empty file taking REPLACE (empty SEARCH).
+ */
+type Target =
+  { kind: 'occurrence'; occurrence: Occurrence } | { kind: 'region'; start: number; end: number; spec: SearchSpec } | { kind: 'fill' };
+
+/** A block's outcome and, when it is placed, where it goes. */
 interface Evaluation {
   outcome: BlockOutcome;
+  target?: Target;
+}
+
+/** A block's outcome and, when it is placed, the lines it writes there. */
+interface PlacedBlock {
+  outcome: BlockOutcome;
   placement?: Placement;
+}
+
+/** What a decision about one block reads of the batch in progress (Batch is the one implementation). */
+interface BatchView {
+  readonly settings: BatchSettings;
+  /** The text as the earlier blocks of the batch left it. */
+  readonly working: LineView;
+  readonly original: DocLines;
+  /** The working text for the whole-text Matcher. */
+  readonly matchDoc: DocLines;
+  readonly visibleLineCount: number;
+  /** Where earlier blocks of the batch wrote, in original and working lines. */
+  readonly ledger: {
+    readonly isEmpty: boolean;
+    overlapping(a: number, b: number): readonly { origStart: number; origEnd: number; blocks: readonly number[] }[];
+    toWorking(a: number, b: number): { start: number; end: number };
+  };
+  findFirst(spec: SearchSpec): { tier: Tier; occurrences: Occurrence[]; matcher?: Matcher };
+  range(s: number, e: number): LineRange;
+  candidate(s: number, e: number, score: number, note?: string): Candidate;
+  similarity(a: string, b: string): number;
 }
 
 /** Fuzzy work (counted operations) one batch may use over all its blocks: four single-search caps. */
@@ -92,7 +128,7 @@ export const BATCH_FUZZY_WORK_CAP = 4 * DEFAULT_FUZZY_WORK_CAP;
 const LARGE_BATCH = 16;
 
 /** The state of a batch in progress: the working text and its relation to the original. */
-class Batch {
+class Batch implements BatchView {
   readonly original: DocLines;
   readonly ledger = new LineLedger();
   /** Fuzzy work the remaining blocks may still use (see evaluateMiss). */
@@ -103,7 +139,7 @@ class Batch {
 
   constructor(
     text: string,
-    readonly settings: Settings,
+    readonly settings: BatchSettings,
     private readonly large: boolean,
   ) {
     this.original = new DocLines(text);
@@ -337,6 +373,20 @@ function replaceLinesOf(block: SearchReplaceBlock): string[] {
   return splitBlockLines(block.replace);
 }
 
+/** The lines a decided block writes at its target. */
+function placeTarget(batch: Batch, block: SearchReplaceBlock, target: Target): Placement {
+  switch (target.kind) {
+    case 'occurrence':
+      return placeOccurrence(batch, block, target.occurrence);
+    case 'region':
+      return placeLooseRegion(batch, block, target.spec, target.start, target.end);
+    case 'fill': {
+      const lines = block.replace === '' ? [] : replaceLinesOf(block).map((text) => ({ text }));
+      return { start: 0, end: batch.working.count, lines, remove: false, fill: true };
+    }
+  }
+}
+
 /** The REPLACE lines written into an occurrence found by tiers 1-9. */
 function placeOccurrence(batch: Batch, block: SearchReplaceBlock, occ: Occurrence): Placement {
   const doc = batch.working;
@@ -381,7 +431,7 @@ function looseIndentConflict(batch: Batch, block: SearchReplaceBlock, spec: Sear
   );
 }
 
-function indentDisagreement(batch: Batch, lines: readonly number[]): string {
+function indentDisagreement(batch: BatchView, lines: readonly number[]): string {
   const numbers = lines.map((l) => batch.range(l, l + 1).startLine);
   const which = numbers.length === 1 ? `line ${numbers[0]}` : `lines ${numbers.join(', ')}`;
   return `the indentation of ${which} disagrees with SEARCH's: no single indentation shift or rescale maps SEARCH onto these lines`;
@@ -430,7 +480,7 @@ function placeRegion(
  * SEARCH matched these windows line for line except for indentation no one relation explains (a body
  * at its header's depth, lines collapsed to one depth): a near miss, each window a candidate.
  */
-function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, misses: readonly IndentMiss[]): Evaluation {
+function indentMissOutcome(batch: BatchView, block: SearchReplaceBlock, spec: SearchSpec, misses: readonly IndentMiss[]): Evaluation {
   const outcome = undecided(block.index);
   const searchText = spec.lines.join('\n');
   for (const miss of misses.slice(0, batch.settings.maxCandidates)) {
@@ -457,7 +507,7 @@ function indentMissOutcome(batch: Batch, block: SearchReplaceBlock, spec: Search
  * outcome says what each kept. Every placement is then held to the invariant that no placeholder line
  * is written where the same line did not stand before.
  */
-function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): Evaluation {
+function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): PlacedBlock {
   const context = batch.settings.placeholders;
   const searchLines = isEmptySearch(block.search) ? [] : splitBlockLines(block.search);
   const expansion =
@@ -467,11 +517,12 @@ function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): Evaluati
     markInvalid(outcome, expansion.reason);
     return { outcome };
   }
-  const evaluation = evaluateBlock(batch, expansion.kind === 'expanded' ? { ...block, replace: expansion.replaceLines.join('\n') } : block);
-  const { outcome, placement } = evaluation;
-  if (placement === undefined) {
-    return evaluation;
+  const expanded = expansion.kind === 'expanded' ? { ...block, replace: expansion.replaceLines.join('\n') } : block;
+  const { outcome, target } = evaluateBlock(batch, expanded);
+  if (target === undefined) {
+    return { outcome };
   }
+  const placement = placeTarget(batch, expanded, target);
   const region = placement.fill ? [] : regionLines(batch, placement.start, placement.end);
   const written = placement.lines.filter((l) => l.fileLine === undefined).map((l) => l.text);
   const placeholder = placeholderWritten(written, region, context);
@@ -492,7 +543,7 @@ function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): Evaluati
     }));
     outcome.notes.push(...outcome.elisions.map(elisionNote));
   }
-  return evaluation;
+  return { outcome, placement };
 }
 
 /** The file lines (original coordinates) an expanded placeholder's SEARCH lines were placed on. */
@@ -540,10 +591,9 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
   const doc = batch.working;
   if (isEmptySearch(block.search)) {
     if (doc.text.trim() === '') {
-      const lines = block.replace === '' ? [] : replaceLinesOf(block).map((text) => ({ text }));
       markApplied(outcome, 'exact', batch.range(0, doc.count), 1);
       outcome.notes.push('empty SEARCH: REPLACE became the content of the empty file');
-      return { outcome, placement: { start: 0, end: doc.count, lines, remove: false, fill: true } };
+      return { outcome, target: { kind: 'fill' } };
     }
     markInvalid(
       outcome,
@@ -561,7 +611,7 @@ function evaluateBlock(batch: Batch, block: SearchReplaceBlock): Evaluation {
 }
 
 /** Why the block's line hint (its own, else options.lineHint) is no line of the file; undefined when fine. */
-function hintProblem(batch: Batch, block: SearchReplaceBlock): string | undefined {
+function hintProblem(batch: BatchView, block: SearchReplaceBlock): string | undefined {
   const own = block.startLine !== undefined;
   const hint = own ? block.startLine : batch.settings.lineHint;
   if (hint === undefined) {
@@ -578,7 +628,19 @@ function hintProblem(batch: Batch, block: SearchReplaceBlock): string | undefine
   return undefined;
 }
 
-function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, occs: Occurrence[]): Evaluation {
+/**
+ * The occurrence a line hint picks: the only one within lineHintWindow lines of it, or the one strictly
+ * nearest; undefined when none is that near or the nearest two are equally near.
+ */
+function nearestToHint(batch: BatchView, occs: readonly Occurrence[], hint: number): Occurrence | undefined {
+  const near = occs
+    .map((o) => ({ o, d: Math.abs(batch.range(o.start, o.end).startLine - hint) }))
+    .filter((x) => x.d <= batch.settings.lineHintWindow)
+    .sort((a, b) => a.d - b.d);
+  return near.length === 1 || (near.length > 1 && near[0].d < near[1].d) ? near[0].o : undefined;
+}
+
+function decideOccurrences(batch: BatchView, block: SearchReplaceBlock, tier: Tier, occs: Occurrence[]): Evaluation {
   const settings = batch.settings;
   const outcome = undecided(block.index);
   outcome.tier = tier;
@@ -591,12 +653,8 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
       outcome.notes.push(`line hint ${hint} is far from the only match, at line ${firstLine(occ)}`);
     }
   } else if (hint !== undefined) {
-    const near = occs
-      .map((o) => ({ o, d: Math.abs(firstLine(o) - hint) }))
-      .filter((x) => x.d <= settings.lineHintWindow)
-      .sort((a, b) => a.d - b.d);
-    if (near.length === 1 || (near.length > 1 && near[0].d < near[1].d)) {
-      occ = near[0].o;
+    occ = nearestToHint(batch, occs, hint);
+    if (occ) {
       const others = occs.filter((o) => o !== occ).map(firstLine);
       outcome.notes.push(
         // A short list: a line that occurs hundreds of times must not flood the model's context.
@@ -636,7 +694,7 @@ function decideOccurrences(batch: Batch, block: SearchReplaceBlock, tier: Tier, 
     return { outcome };
   }
   markApplied(outcome, tier, batch.range(occ.start, occ.end), 1);
-  return { outcome, placement: placeOccurrence(batch, block, occ) };
+  return { outcome, target: { kind: 'occurrence', occurrence: occ } };
 }
 
 /**
@@ -665,7 +723,7 @@ function evaluateMiss(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec,
 }
 
 /** SEARCH quotes the original text of a region an earlier block of the batch has replaced: a stale anchor. */
-function staleOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec): BlockOutcome | undefined {
+function staleOutcome(batch: BatchView, block: SearchReplaceBlock, spec: SearchSpec): BlockOutcome | undefined {
   if (batch.ledger.isEmpty) {
     return undefined;
   }
@@ -700,7 +758,7 @@ function staleOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec)
 }
 
 /** SEARCH found only inside longer lines: not a match, but those whole lines are the obvious candidates. */
-function partialLineOutcome(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec, matcher: Matcher): Evaluation | undefined {
+function partialLineOutcome(batch: BatchView, block: SearchReplaceBlock, spec: SearchSpec, matcher: Matcher): Evaluation | undefined {
   const partial = matcher.findPartial();
   if (partial.length === 0) {
     return undefined;
@@ -768,7 +826,7 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
   ) {
     markApplied(outcome, 'fuzzy', batch.range(best.start, best.end), best.score);
     outcome.notes.push(`placed by fuzzy match (score ${formatScore(best.score)}, autoApplyAbove ${settings.autoApplyAbove})`);
-    return { outcome, placement: placeLooseRegion(batch, block, spec, best.start, best.end) };
+    return { outcome, target: { kind: 'region', start: best.start, end: best.end, spec } };
   }
   outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
   if (twins.length > 0) {
@@ -798,7 +856,7 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
  * place (a line hint may pick one of several). Undefined when REPLACE is blank, equals SEARCH, or only
  * deletes lines of SEARCH (its non-blank lines are a subsequence of SEARCH's): then its presence proves nothing.
  */
-function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | undefined {
+function alreadyAppliedAt(batch: BatchView, block: SearchReplaceBlock): LineRange | undefined {
   if (block.replace.trim() === '' || block.replace === block.search) {
     return undefined;
   }
@@ -821,14 +879,11 @@ function alreadyAppliedAt(batch: Batch, block: SearchReplaceBlock): LineRange | 
     if (hint === undefined) {
       return undefined;
     }
-    const near = occs
-      .map((o) => ({ o, d: Math.abs(batch.range(o.start, o.end).startLine - hint) }))
-      .filter((x) => x.d <= batch.settings.lineHintWindow)
-      .sort((a, b) => a.d - b.d);
-    if (near.length === 0 || (near.length > 1 && near[0].d === near[1].d)) {
+    const picked = nearestToHint(batch, occs, hint);
+    if (!picked) {
       return undefined;
     }
-    occs = [near[0].o];
+    occs = [picked];
   }
   if (occs.length !== 1) {
     return undefined;
@@ -844,7 +899,7 @@ function rivalText(batch: Batch, rival: { start: number; end: number; score: num
   return `lines ${r.startLine}-${r.endLine}, score ${formatScore(rival.score)}`;
 }
 
-function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRange): Evaluation {
+function evaluateChoice(batch: BatchView, block: SearchReplaceBlock, choice: LineRange): Evaluation {
   const outcome = undecided(block.index);
   const count = batch.original.count;
   const { startLine, endLine } = choice;
@@ -863,14 +918,14 @@ function evaluateChoice(batch: Batch, block: SearchReplaceBlock, choice: LineRan
     if (occ) {
       markApplied(outcome, occ.tier, batch.range(w.start, w.end), 1);
       outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`, ...occ.notes);
-      return { outcome, placement: placeOccurrence(batch, block, occ) };
+      return { outcome, target: { kind: 'occurrence', occurrence: occ } };
     }
   }
   const doc = batch.working;
   const score = isEmptySearch(block.search) ? 0 : batch.similarity(spec.lines.join('\n'), doc.joined(w.start, w.end));
   markApplied(outcome, 'fuzzy', batch.range(w.start, w.end), score);
   outcome.notes.push(`placed at lines ${startLine}-${endLine} as chosen`);
-  return { outcome, placement: placeLooseRegion(batch, block, spec, w.start, w.end) };
+  return { outcome, target: { kind: 'region', start: w.start, end: w.end, spec } };
 }
 
 // ---- the batch ------------------------------------------------------------------------------------
