@@ -4,9 +4,8 @@
 // and non-word characters, dots, quotes, dashes, non-ASCII).
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { stripLineNumber, tokenKey } from '../../src/core/match/normalize';
+import { comparisonKeys, stripLineNumber, tokenKey } from '../../src/core/match/normalize';
 import { isUnstable, isWordChar, prepareSearch } from '../../src/core/match/tiers';
-import { comparisonKeys } from '../../src/core/report/lineDiff';
 import { seededRandom } from '../shared/seededRandom';
 
 const ALPHABET = [

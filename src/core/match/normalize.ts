@@ -230,3 +230,22 @@ const SPACE_BESIDE_NON_WORD = /(?<![0-9A-Za-z_$\x80-\uffff])[ \t\v\f\r]+|[ \t\v\
 export function tokenKey(line: string): string {
   return line.replace(SPACE_BETWEEN_WORDS, ' ').replace(SPACE_BESIDE_NON_WORD, '');
 }
+
+/**
+ * Each line trimmed, with every run of whitespace as one space (so indentation and spacing are not
+ * differences). One regex pass over all the lines rather than one per line: `\s` and trim() take the
+ * same characters, and a line holds no '\n'.
+ */
+export function comparisonKeys(lines: readonly string[]): string[] {
+  const keys = lines
+    .join('\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .split('\n');
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    if (key.length > 0 && (key.charCodeAt(0) === 32 || key.charCodeAt(key.length - 1) === 32)) {
+      keys[k] = key.trim();
+    }
+  }
+  return keys;
+}

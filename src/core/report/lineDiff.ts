@@ -4,6 +4,7 @@
 import { alignEqual } from '../write/align';
 import { similarity } from '../match/fuzzy/search';
 import { splitBlockLines } from '../match/lines';
+import { comparisonKeys } from '../match/normalize';
 
 /** Above this many cells of the LCS table, the middle of a diff is left unaligned (see alignEqual). */
 const DIFF_CELLS = 250_000;
@@ -43,25 +44,6 @@ export const MAX_DIFFERENCE_LINES = 8;
 function quoteLine(text: string): string {
   const t = text.trim();
   return t.length <= MAX_QUOTED ? t : `${t.slice(0, MAX_QUOTED)}… (${t.length} characters)`;
-}
-
-/**
- * Each line trimmed, with every run of whitespace as one space (so indentation and spacing are not
- * differences). One regex pass over all the lines rather than one per line: `\s` and trim() take the
- * same characters, and a line holds no '\n'.
- */
-export function comparisonKeys(lines: readonly string[]): string[] {
-  const keys = lines
-    .join('\n')
-    .replace(/[^\S\n]+/g, ' ')
-    .split('\n');
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k];
-    if (key.length > 0 && (key.charCodeAt(0) === 32 || key.charCodeAt(key.length - 1) === 32)) {
-      keys[k] = key.trim();
-    }
-  }
-  return keys;
 }
 
 /** Lines at least this similar (after trimming) are shown as one changed line. */
