@@ -1,0 +1,36 @@
+// Line hints (a block's own :start_line:, else the lineHint option): whether one names a line of the file,
+// and which of several occurrences it picks.
+
+import { type SearchReplaceBlock } from '../types';
+import { type Occurrence } from '../match/tiers';
+import { type BatchView } from './batchView';
+
+/** Why the block's line hint (its own, else options.lineHint) is no line of the file; undefined when fine. */
+export function hintProblem(batch: BatchView, block: SearchReplaceBlock): string | undefined {
+  const own = block.startLine !== undefined;
+  const hint = own ? block.startLine : batch.settings.lineHint;
+  if (hint === undefined) {
+    return undefined;
+  }
+  const what = own ? `the line hint (:start_line:) of block ${block.index}` : 'the lineHint option';
+  if (typeof hint !== 'number' || !Number.isSafeInteger(hint) || hint < 1) {
+    return `${what} is ${typeof hint === 'number' ? String(hint) : JSON.stringify(hint)}, which is not a line number (a whole number from 1)`;
+  }
+  const lines = batch.visibleLineCount;
+  if (hint > Math.max(lines, 1)) {
+    return `${what} is ${hint}, beyond the end of ${batch.settings.fileName}, which has ${lines} line${lines === 1 ? '' : 's'}`;
+  }
+  return undefined;
+}
+
+/**
+ * The occurrence a line hint picks: the only one within lineHintWindow lines of it, or the one strictly
+ * nearest; undefined when none is that near or the nearest two are equally near.
+ */
+export function nearestToHint(batch: BatchView, occs: readonly Occurrence[], hint: number): Occurrence | undefined {
+  const near = occs
+    .map((o) => ({ o, d: Math.abs(batch.range(o.start, o.end).startLine - hint) }))
+    .filter((x) => x.d <= batch.settings.lineHintWindow)
+    .sort((a, b) => a.d - b.d);
+  return near.length === 1 || (near.length > 1 && near[0].d < near[1].d) ? near[0].o : undefined;
+}
