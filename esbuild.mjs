@@ -200,6 +200,16 @@ const targets = [
     target: 'es2022',
   },
   {
+    // The MCP server (`resilient-apply mcp`) with the MCP SDK inside: its own file, required only by that
+    // subcommand, so the other commands' cold start never loads the SDK (src/cli.ts runMcp).
+    ...common,
+    entryPoints: ['src/mcp.ts'],
+    outfile: `${outdir}/mcp.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: ['src/cli.ts'],
     plugins: [cliLoader],

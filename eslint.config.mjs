@@ -129,7 +129,7 @@ export default tseslint.config(
   },
   {
     // The CLI's file handling never reaches into the editor adapters.
-    files: ['src/node/**/*.ts', 'src/cli.ts', 'src/cliLoader.ts'],
+    files: ['src/node/**/*.ts', 'src/cli.ts', 'src/cliLoader.ts', 'src/mcp.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

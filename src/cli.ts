@@ -4,21 +4,13 @@
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
 import path = require('node:path');
-import {
-  applyEdits,
-  type ApplyOptions,
-  type ApplyResult,
-  type BatchStatus,
-  BlockParseError,
-  editBlocks,
-  parseEdits,
-  type SearchReplaceBlock,
-} from './core';
-import { type ApplyArgs, type CliArgs, jsonRequested, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
+import { applyEdits, type ApplyOptions, BlockParseError, editBlocks, parseEdits, type SearchReplaceBlock } from './core';
+import { type ApplyArgs, type CliArgs, jsonRequested, MCP_USAGE, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
-import { EXIT_CODES, type JsonBlock, outputWritten, printReport, toJsonBlock, writeQuietly } from './node/output';
+import { type ApplyReport, applyReport, EXIT_CODES, outputWritten, printReport, writeQuietly } from './node/output';
 import { PATCH_USAGE, runPatchCommand } from './node/patchCommand';
-import { prepareForRun } from './node/runLength';
+import type { runMcpServer } from './mcp';
+import { prepareForRun, setV8Flags } from './node/runLength';
 import {
   createTextFile,
   InputSourceError,
@@ -28,15 +20,6 @@ import {
   TextFileError,
   writeTextFile,
 } from './node/textFile';
-
-/** The --json object (the contract other tools read). */
-interface JsonReport {
-  status: BatchStatus;
-  file: string | null;
-  content?: string;
-  message: string;
-  blocks: JsonBlock[];
-}
 
 /** Input the user has to fix: reported as status invalid, exit 3. */
 class InvalidInput extends Error {}
@@ -48,7 +31,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const args: CliArgs = parseArgs(argv);
     if (args.command === 'help') {
-      writeQuietly(1, `${USAGE}\n${PATCH_USAGE}`);
+      writeQuietly(1, `${USAGE}\n${PATCH_USAGE}\n${MCP_USAGE}`);
       return 0;
     }
     if (args.command === 'version') {
@@ -57,6 +40,9 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (args.command === 'patch') {
       return await runPatchCommand(args.argv);
+    }
+    if (args.command === 'mcp') {
+      return await runMcp(args.argv);
     }
     file = args.file;
     return await apply(args);
@@ -77,6 +63,17 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return EXIT_CODES.invalid;
   }
+}
+
+/**
+ * The MCP server is its own bundle beside this one (dist/mcp.js; out/src/mcp.js when compiled by tsc),
+ * required only here: the SDK it carries never slows the other commands' cold start. A server runs for
+ * long, so V8's optimising compiler is back on.
+ */
+async function runMcp(argv: readonly string[]): Promise<number> {
+  setV8Flags('--turbofan');
+  const server = require(path.join(__dirname, 'mcp.js')) as { runMcpServer: typeof runMcpServer };
+  return server.runMcpServer(argv, readVersion());
 }
 
 async function apply(args: ApplyArgs): Promise<number> {
@@ -111,7 +108,7 @@ async function apply(args: ApplyArgs): Promise<number> {
   if (result.status === 'applied' && !args.dryRun && result.content !== undefined) {
     write(args.file, file, original, result.content);
   }
-  return report(toJson(args, result), args.json, result.status === 'invalid');
+  return report(applyReport(args.file, result, args.dryRun), args.json, result.status === 'invalid');
 }
 
 async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {
@@ -143,30 +140,18 @@ function write(displayName: string, file: TextFile | undefined, original: string
   }
 }
 
-function toJson(args: ApplyArgs, result: ApplyResult): JsonReport {
-  const withContent = args.dryRun && result.status === 'applied' && result.content !== undefined;
-  // Key order follows the contract: status, file, content, message, blocks.
-  return {
-    status: result.status,
-    file: args.file,
-    ...(withContent ? { content: result.content } : {}),
-    message: result.message,
-    blocks: result.blocks.map(toJsonBlock),
-  };
-}
-
 function usageMessage(error: UsageError): string {
   return `usage error: ${error.message}\n\n${SYNOPSIS}Run 'resilient-apply --help' for the options and exit codes.`;
 }
 
-function invalid(file: string | null, message: string): JsonReport {
+function invalid(file: string | null, message: string): ApplyReport {
   return { status: 'invalid', file, message, blocks: [] };
 }
 
 let reported = false;
 
 /** Prints the one report of this run and returns its exit code. */
-function report(json: JsonReport, asJson: boolean, toStderr: boolean): number {
+function report(json: ApplyReport, asJson: boolean, toStderr: boolean): number {
   if (reported) {
     return EXIT_CODES[json.status];
   }

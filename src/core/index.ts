@@ -22,7 +22,21 @@ export { type ParsedAnswer, parseAnswer } from './formats/answer';
 export { BlockParseError } from './formats/parser';
 export { type CodeBlock, type SnippetText, findCodeBlocks, readSnippetText } from './formats/codeBlocks';
 export { type FileChange, byPatchPreference, parsePatch } from './formats/patchParser';
-export { APPLY_TOOL_NAME, type PathResolution, checkToolInput, editNeedsConfirmation, resolveWorkspacePath } from './formats/toolInput';
+export {
+  APPLY_TOOL_NAME,
+  type PathResolution,
+  checkToolInput,
+  describe,
+  editNeedsConfirmation,
+  resolveWorkspacePath,
+} from './formats/toolInput';
+export {
+  APPLY_PATCH_PATCH_DESCRIPTION,
+  APPLY_PATCH_TOOL_DESCRIPTION,
+  APPLY_TOOL_DESCRIPTION,
+  APPLY_TOOL_INPUT_SCHEMA,
+  DRY_RUN_DESCRIPTION,
+} from './formats/toolSchema';
 export { tierInfo, tierPhrase } from './match/tierTable';
 export { type AppliedBatch, AppliedHistory } from './decide/appliedHistory';
 export { isPlaced } from './decide/outcome';

@@ -5,7 +5,19 @@ import { outOfRange, SETTINGS } from '../core';
 export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--auto-apply-above <score>]
                              [--line-hint <n>] [--max-candidates <k>]
        resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]
+       resilient-apply mcp [--root <dir>]
        resilient-apply --help | --version
+`;
+
+export const MCP_SYNOPSIS = 'resilient-apply mcp [--root <dir>]';
+
+export const MCP_USAGE = `${MCP_SYNOPSIS}
+
+Serves the engine to an MCP client (a coding agent) over stdio: the tools apply_edits (SEARCH/REPLACE
+blocks, marker text or a patch for one file, as the VS Code language model tool) and apply_patch (a
+multi-file patch or whole answer, as "patch"), each with dryRun. Files are read and written only under
+the root: --root, else the client's roots when it offers them, else the current folder; paths and
+symbolic links that lead outside are refused. Runs until stdin closes.
 `;
 
 export const USAGE = `${SYNOPSIS}
@@ -71,7 +83,8 @@ export interface ApplyArgs {
   maxCandidates?: number;
 }
 
-export type CliArgs = ApplyArgs | { command: 'help' } | { command: 'version' } | { command: 'patch'; argv: string[] };
+export type CliArgs =
+  ApplyArgs | { command: 'help' } | { command: 'version' } | { command: 'patch'; argv: string[] } | { command: 'mcp'; argv: string[] };
 
 /**
  * Whether the arguments ask for --json, decided before (and whatever the outcome of) parsing, so a
@@ -100,11 +113,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (argv[0] === 'patch') {
     return { command: 'patch', argv: argv.slice(1) }; // Its own options: see src/node/patchCommand.ts.
   }
+  if (argv[0] === 'mcp') {
+    return { command: 'mcp', argv: argv.slice(1) }; // Its own options: see src/mcp.ts.
+  }
   if (argv[0] !== 'apply') {
     throw new UsageError(
       argv[0].startsWith('-')
         ? `expected the command "apply" before ${argv[0]}`
-        : `unknown command "${argv[0]}": expected "apply" or "patch"`,
+        : `unknown command "${argv[0]}": expected "apply", "patch" or "mcp"`,
     );
   }
 

@@ -1,7 +1,7 @@
 // How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
 // status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
 import { writeSync } from 'node:fs';
-import type { BatchStatus, BlockOutcome, BlockStatus } from '../core';
+import type { ApplyResult, BatchStatus, BlockOutcome, BlockStatus } from '../core';
 
 /**
  * A block's status as the CLI's --json writes it. The engine calls a block that matched while another
@@ -116,4 +116,26 @@ export function toJsonBlock(outcome: BlockOutcome): JsonBlock {
     block.truncated = true;
   }
   return block;
+}
+
+/** The --json object of `apply` (the contract other tools read), also the MCP apply_edits tool's structured result. */
+export interface ApplyReport {
+  status: BatchStatus;
+  file: string | null;
+  content?: string;
+  message: string;
+  blocks: JsonBlock[];
+}
+
+/** A batch's report: `content` only on a dry run that applies. */
+export function applyReport(file: string, result: ApplyResult, dryRun: boolean): ApplyReport {
+  const withContent = dryRun && result.status === 'applied' && result.content !== undefined;
+  // Key order follows the contract: status, file, content, message, blocks.
+  return {
+    status: result.status,
+    file,
+    ...(withContent ? { content: result.content } : {}),
+    message: result.message,
+    blocks: result.blocks.map(toJsonBlock),
+  };
 }

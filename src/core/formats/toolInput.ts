@@ -76,11 +76,14 @@ export const EXPECTED_SHAPE =
   'or {"filePath": "src/app.ts", "patch": "--- a/src/app.ts\\n+++ b/src/app.ts\\n@@ -12,2 +12,2 @@\\n context\\n-old\\n+new"} ' +
   'or {"filePath": "src/app.ts", "code": "// ... existing code ...\\nfunction changed() {\\n  return 2;\\n}\\n// ... existing code ..."}.';
 
-/** Checks the raw tool input and turns it into engine blocks, or into one message listing every problem. */
-export function checkToolInput(input: unknown): ToolInputCheck {
+/**
+ * Checks the raw tool input and turns it into engine blocks, or into one message listing every problem.
+ * `toolName` names the tool in that message (the MCP server's apply_edits takes the same input).
+ */
+export function checkToolInput(input: unknown, toolName: string = APPLY_TOOL_NAME): ToolInputCheck {
   const problems: string[] = [];
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return fail([`the input must be a JSON object, got ${describe(input)}`]);
+    return fail([`the input must be a JSON object, got ${describe(input)}`], toolName);
   }
   const record = input as Record<string, unknown>;
 
@@ -135,12 +138,12 @@ export function checkToolInput(input: unknown): ToolInputCheck {
   }
 
   if (problems.length > 0 || checkedPath === undefined) {
-    return fail(problems);
+    return fail(problems, toolName);
   }
   if (snippet !== undefined) {
     return { ok: true, filePath: checkedPath, snippet };
   }
-  return blocks === undefined ? fail(problems) : { ok: true, filePath: checkedPath, blocks };
+  return blocks === undefined ? fail(problems, toolName) : { ok: true, filePath: checkedPath, blocks };
 }
 
 /** `code`: the snippet as a string; one fenced block loses its fences; an edit format belongs in text or patch. */
@@ -304,10 +307,10 @@ export function asBlockLines(text: string): string {
   return lf.endsWith('\n') ? lf.slice(0, -1) : lf;
 }
 
-function fail(problems: string[]): ToolInputCheck {
+function fail(problems: string[], toolName: string): ToolInputCheck {
   const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
   const more = problems.length - shown.length;
-  const lines = [`Invalid input for ${APPLY_TOOL_NAME}; nothing was applied.`, ...shown.map((p) => `- ${p}`)];
+  const lines = [`Invalid input for ${toolName}; nothing was applied.`, ...shown.map((p) => `- ${p}`)];
   if (more > 0) {
     lines.push(`- ...and ${more} more`);
   }
