@@ -158,6 +158,16 @@ function applyEditsTool(raw: unknown, roots: readonly string[]): ToolAnswer {
     return refusal({ status: 'invalid', file: given, message, blocks: [] });
   }
   const { filePath, blocks } = checked;
+  if (blocks === undefined) {
+    // `code` (a snippet placed by its declarations) passes core's checks; like the language model tool,
+    // this version has no way yet to apply it (src/extension/chat/applyTool.ts says the same).
+    return refusal({
+      status: 'invalid',
+      file: filePath,
+      message: `Nothing was applied: this version of ${APPLY_EDITS_TOOL} cannot apply "code" yet; give "blocks", "text" or "patch".`,
+      blocks: [],
+    });
+  }
   try {
     const target = resolveFilePath(filePath, roots);
     for (const block of blocks) {

@@ -66,7 +66,7 @@ describe('parseArgs', () => {
 
   test('usage errors', () => {
     assert.match(usageError([]), /missing command/);
-    assert.match(usageError(['frobnicate', 'a.ts']), /unknown command "frobnicate": expected "apply" or "patch"/);
+    assert.match(usageError(['frobnicate', 'a.ts']), /unknown command "frobnicate": expected "apply", "patch" or "mcp"/);
     assert.deepEqual(parseArgs(['patch', '--dry-run', 'x.diff']), { command: 'patch', argv: ['--dry-run', 'x.diff'] });
     assert.match(usageError(['apply']), /missing <file>/);
     assert.match(usageError(['apply', 'a.ts', 'b.ts']), /expected one <file>, got 2/);
