@@ -21,7 +21,7 @@ import { type Random, seededRandom } from '../shared/seededRandom';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-interface Source {
+export interface Source {
   name: string;
   lines: string[];
   /** The file's tab width (where it mixes tabs and spaces, e.g. Perl at 8). */
@@ -31,7 +31,7 @@ interface Source {
 
 let sources: Source[] | undefined;
 
-function loadSources(): Source[] {
+export function loadSources(): Source[] {
   if (sources) {
     return sources;
   }

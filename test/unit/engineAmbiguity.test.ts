@@ -161,10 +161,15 @@ describe('line hints must be lines of the file', () => {
     assert.match(r.message, /of block 1 is 1e\+23, which is not a line number/);
   });
 
-  test('a hint beyond the last line is invalid and names the file length', () => {
+  test('a hint beyond the last line is stale: SEARCH that occurs once applies, and the note names the file length', () => {
+    const once = run(doc, [{ search: 'b', replace: 'B', startLine: 5 }], { fileName: 'a.py' });
+    assert.equal(once.status, 'applied');
+    assert.equal(once.content, 'x = 1\na\nx = 1\nB\n');
+    assert.match(once.message, /line hint 5 is stale: it is beyond the end of a\.py, which has 4 lines; SEARCH occurs once, at line 4/);
+    // It picks nothing among several occurrences (it was written for another version of the file).
     const r = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 5 }], { fileName: 'a.py' });
-    assert.equal(r.status, 'invalid');
-    assert.match(r.message, /is 5, beyond the end of a\.py, which has 4 lines/);
+    assert.equal(r.status, 'ambiguous');
+    assert.match(r.message, /line hint 5 is stale/);
     const last = run(doc, [{ search: 'x = 1', replace: 'x = 2', startLine: 4 }]);
     assert.equal(last.status, 'applied');
     assert.deepEqual(last.blocks[0].range, { startLine: 3, endLine: 3 });

@@ -305,7 +305,8 @@ export function expandReplacePlaceholders(
         reason: `${placeholderName(run)}: the lines around it do not pair with SEARCH lines in order, so what it stands for is not certain; ${WRITE_IT_OUT}`,
       };
     }
-    const text = (span: readonly [number, number]) => searchLines.slice(span[0], span[1]).join('\n');
+    // The count first: no line and one blank line join to the same string.
+    const text = (span: readonly [number, number]) => `${span[1] - span[0]}:${searchLines.slice(span[0], span[1]).join('\n')}`;
     const other = possible.find((span) => text(span) !== text(possible[0]));
     if (other !== undefined) {
       const [a, b] = possible[0][0] <= other[0] && possible[0][1] <= other[1] ? [possible[0], other] : [other, possible[0]];

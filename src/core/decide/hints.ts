@@ -16,11 +16,18 @@ export function hintProblem(batch: BatchView, block: SearchReplaceBlock): string
   if (typeof hint !== 'number' || !Number.isSafeInteger(hint) || hint < 1) {
     return `${what} is ${typeof hint === 'number' ? String(hint) : JSON.stringify(hint)}, which is not a line number (a whole number from 1)`;
   }
-  const lines = batch.visibleLineCount;
-  if (hint > Math.max(lines, 1)) {
-    return `${what} is ${hint}, beyond the end of ${batch.settings.fileName}, which has ${lines} line${lines === 1 ? '' : 's'}`;
-  }
+  // A hint past the end of the file is stale, not malformed: like any hint it only picks among
+  // occurrences (a stale one picks none), and the outcome says it was past the end (staleHintNote).
   return undefined;
+}
+
+/** The note for a line hint past the end of the file; undefined when it is inside. */
+export function staleHintNote(batch: BatchView, hint: number): string | undefined {
+  const lines = batch.visibleLineCount;
+  if (hint <= Math.max(lines, 1)) {
+    return undefined;
+  }
+  return `line hint ${hint} is stale: it is beyond the end of ${batch.settings.fileName}, which has ${lines} line${lines === 1 ? '' : 's'}`;
 }
 
 /**

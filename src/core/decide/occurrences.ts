@@ -6,7 +6,7 @@ import { type Occurrence } from '../match/tiers';
 import { tierInfo } from '../match/tierTable';
 import { markAmbiguous, markApplied, undecided } from './outcome';
 import { type BatchView, type Evaluation } from './batchView';
-import { nearestToHint } from './hints';
+import { nearestToHint, staleHintNote } from './hints';
 
 /** How many other occurrences a note names when a line hint picked one. */
 const MAX_LISTED_OTHERS = 10;
@@ -19,12 +19,16 @@ export function decideOccurrences(batch: BatchView, block: SearchReplaceBlock, t
   const hint = block.startLine ?? settings.lineHint;
   const firstLine = (o: Occurrence) => batch.range(o.start, o.end).startLine;
   let occ: Occurrence | undefined;
+  const stale = hint === undefined ? undefined : staleHintNote(batch, hint);
   if (occs.length === 1) {
     occ = occs[0];
-    if (hint !== undefined && Math.abs(firstLine(occ) - hint) > settings.lineHintWindow) {
+    if (stale !== undefined) {
+      outcome.notes.push(`${stale}; SEARCH occurs once, at line ${firstLine(occ)}`);
+    } else if (hint !== undefined && Math.abs(firstLine(occ) - hint) > settings.lineHintWindow) {
       outcome.notes.push(`line hint ${hint} is far from the only match, at line ${firstLine(occ)}`);
     }
-  } else if (hint !== undefined) {
+  } else if (hint !== undefined && stale === undefined) {
+    // A hint past the end was written for another version of the file: it picks nothing.
     occ = nearestToHint(batch, occs, hint);
     if (occ) {
       const others = occs.filter((o) => o !== occ).map(firstLine);
@@ -48,7 +52,7 @@ export function decideOccurrences(batch: BatchView, block: SearchReplaceBlock, t
       );
     }
     if (hint !== undefined) {
-      outcome.notes.push(`line hint ${hint} did not pick a single occurrence within ${settings.lineHintWindow} lines`);
+      outcome.notes.push(stale ?? `line hint ${hint} did not pick a single occurrence within ${settings.lineHintWindow} lines`);
     }
     return { outcome };
   }

@@ -135,7 +135,9 @@ export function mergeLine(s: TokenLine, f: TokenLine, r: TokenLine, align: Align
     let counterpart: [string, string] | undefined;
     if (here) {
       counterpart = [s.gaps[here[0]], f.gaps[here[1]]];
-    } else if (prev) {
+    } else if (prev && prev[0] + 1 < s.tokens.length && prev[1] + 1 < f.tokens.length) {
+      // Only a gap between two tokens stands for R's gap here, which is inside the line: whitespace at
+      // the end of S's (or F's) line is no counterpart, and R's space before a new token is its own.
       counterpart = [after(s, prev[0]), after(f, prev[1])];
     }
     if (gap !== '' || (counterpart && counterpart[1] !== '')) {

@@ -1,0 +1,36 @@
+// `npm run test:elisions -- --cases N --seed S`: the long run of the placeholder property test
+// (test/property/elisions.ts). Prints the figures; exits 1 on any failure, naming seed and case.
+
+import { runElisionProperty } from './elisions';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i === -1) {
+    return fallback;
+  }
+  const value = Number(process.argv[i + 1]);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    console.error(`--${name} needs a non-negative integer, got ${JSON.stringify(process.argv[i + 1])}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const cases = arg('cases', 100_000);
+const seed = arg('seed', 1);
+const t0 = process.hrtime.bigint();
+const summary = runElisionProperty({ cases, seed, maxFailures: 20 });
+const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+const checked = summary.certain + summary.refused;
+console.log(`placeholder property: seed ${seed}, ${summary.cases} cases in ${seconds.toFixed(1)} s`);
+console.log(
+  `  checked ${checked} (${summary.placeholders} placeholders): applied as the fully written edit ${summary.certain}, refused with nothing written ${summary.refused}; skipped ${summary.skipped} (region not unique, or no edit or anchored run)`,
+);
+console.log(`  failures ${summary.failures.length}`);
+for (const f of summary.failures) {
+  console.log(`\nFAIL seed ${seed} case ${f.index}: ${f.message}`);
+}
+if (summary.failures.length > 0) {
+  console.log(`\nReproduce one case: node -e "console.log(require('./out/test/property/elisions').runElisionCase(${seed}, CASE))"`);
+  process.exit(1);
+}
