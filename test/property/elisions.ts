@@ -35,11 +35,20 @@ interface ReplaceItem {
 }
 
 export type ElisionCaseResult =
-  | { kind: 'skipped' }
-  | { kind: 'certain' | 'refused'; placeholders: number; styles: string[]; failure?: string };
+  { kind: 'skipped' } | { kind: 'certain' | 'refused'; placeholders: number; styles: string[]; failure?: string };
 
 /** Words placeholders are written with (the comment syntax comes from the file's language). */
-const WORDS = ['...', '… existing code …', '... existing code ...', 'rest of the code unchanged', 'existing code', '(omitted for brevity)', '... unchanged ...', 'same as before', '…'];
+const WORDS = [
+  '...',
+  '… existing code …',
+  '... existing code ...',
+  'rest of the code unchanged',
+  'existing code',
+  '(omitted for brevity)',
+  '... unchanged ...',
+  'same as before',
+  '…',
+];
 
 function changeToken(rng: Random, line: string): string | undefined {
   const tokens = [...line.matchAll(/[A-Za-z_]\w*|\d+/g)];
@@ -51,7 +60,13 @@ function changeToken(rng: Random, line: string): string | undefined {
   return line.slice(0, t.index) + replaced + line.slice(t.index! + t[0].length);
 }
 
-function newLine(rng: Random, source: readonly string[], search: readonly string[], lead: string, context: PlaceholderContext): string | undefined {
+function newLine(
+  rng: Random,
+  source: readonly string[],
+  search: readonly string[],
+  lead: string,
+  context: PlaceholderContext,
+): string | undefined {
   for (let attempt = 0; attempt < 6; attempt++) {
     const from = pick(rng, source).trim();
     if (from === '' || from.length > 200) {
@@ -66,7 +81,12 @@ function newLine(rng: Random, source: readonly string[], search: readonly string
 }
 
 /** The fully written edit of the region, line by line with provenance; undefined when it changes nothing. */
-function randomEdit(rng: Random, search: readonly string[], source: readonly string[], context: PlaceholderContext): ReplaceItem[] | undefined {
+function randomEdit(
+  rng: Random,
+  search: readonly string[],
+  source: readonly string[],
+  context: PlaceholderContext,
+): ReplaceItem[] | undefined {
   const out: ReplaceItem[] = [];
   let changed = false;
   const insert = (lead: string) => {
@@ -238,15 +258,28 @@ export function runElisionCase(seed: number, index: number): ElisionCaseResult {
   const result = { placeholders: chosen.length, styles };
   if (elided.status === 'applied') {
     if (elided.content !== written.content) {
-      return { kind: 'certain', ...result, failure: `${what()}\napplied, but not as the fully written edit:\n${firstDifference(elided.content ?? '', written.content ?? '')}` };
+      return {
+        kind: 'certain',
+        ...result,
+        failure: `${what()}\napplied, but not as the fully written edit:\n${firstDifference(elided.content ?? '', written.content ?? '')}`,
+      };
     }
     if (!isSubMultiset(placeholderLines(elided.content ?? '', context), placeholderLines(text, context))) {
       return { kind: 'certain', ...result, failure: `${what()}\na placeholder line was written into the file` };
     }
     return { kind: 'certain', ...result };
   }
-  if (elided.status !== 'invalid' || elided.content !== undefined || elided.edits.length > 0 || !/REPLACE lines? \d+/.test(elided.message)) {
-    return { kind: 'refused', ...result, failure: `${what()}\nnot applied, but not refused naming the placeholder: ${elided.status}: ${elided.message}` };
+  if (
+    elided.status !== 'invalid' ||
+    elided.content !== undefined ||
+    elided.edits.length > 0 ||
+    !/REPLACE lines? \d+/.test(elided.message)
+  ) {
+    return {
+      kind: 'refused',
+      ...result,
+      failure: `${what()}\nnot applied, but not refused naming the placeholder: ${elided.status}: ${elided.message}`,
+    };
   }
   return { kind: 'refused', ...result };
 }
