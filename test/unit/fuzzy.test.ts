@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { dice, findFuzzyCandidates, FuzzyScratch, similarity, type FuzzyWindow } from '../../src/core/match/fuzzy/search';
+import { findFuzzyCandidates, FuzzyScratch, type FuzzyWindow } from '../../src/core/match/fuzzy/search';
+import { dice, similarity } from '../../src/core/match/fuzzy/similarity';
 
 // ---- dice / similarity: values computed by hand ----
 

@@ -8,7 +8,7 @@
 import { isPlaceholderLine, type PlaceholderContext } from '../formats/placeholders';
 import { TIER_TABLE } from '../match/tierTable';
 import { foldQuotes, foldUnicode, trimWs } from '../match/normalize';
-import { similarity } from '../match/fuzzy/search';
+import { similarity } from '../match/fuzzy/similarity';
 
 /** A run of consecutive placeholder lines in REPLACE (one placeholder), 0-based inclusive. */
 export interface PlaceholderRun {

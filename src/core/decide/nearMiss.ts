@@ -6,7 +6,7 @@ import { type BlockOutcome, type LineRange, type SearchReplaceBlock } from '../t
 import { splitBlockLines } from '../match/lines';
 import { type IndentMiss, Matcher, prepareSearch, type SearchSpec } from '../match/tiers';
 import { describeLead } from '../match/indent';
-import { similarity } from '../match/fuzzy/search';
+import { similarity } from '../match/fuzzy/similarity';
 import { comparisonKeys } from '../match/normalize';
 import { markStale, undecided } from './outcome';
 import { type BatchView, type Evaluation } from './batchView';

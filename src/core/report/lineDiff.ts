@@ -2,7 +2,7 @@
 // One source for the editor hover (rendered as a diff) and the LLM-facing message (describeDifferences).
 
 import { alignEqual } from '../write/align';
-import { similarity } from '../match/fuzzy/search';
+import { similarity } from '../match/fuzzy/similarity';
 import { splitBlockLines } from '../match/lines';
 import { comparisonKeys } from '../match/normalize';
 

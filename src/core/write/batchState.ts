@@ -6,7 +6,8 @@ import { type Candidate, type LineRange, type TextEdit, type Tier } from '../typ
 import { DocLines, type LineView } from '../match/lines';
 import { LineArray } from '../match/lineArray';
 import { Matcher, type Occurrence, type SearchSpec } from '../match/tiers';
-import { DEFAULT_FUZZY_WORK_CAP, FuzzyScratch, similarity } from '../match/fuzzy/search';
+import { DEFAULT_FUZZY_WORK_CAP, FuzzyScratch } from '../match/fuzzy/search';
+import { similarity } from '../match/fuzzy/similarity';
 import { type BatchSettings } from '../decide/batchView';
 import { LineLedger, TextLedger } from './ledger';
 import { joinPlacement, type Placement, type PlacementView } from './placement';

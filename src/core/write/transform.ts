@@ -22,7 +22,7 @@ import {
   trimWs,
 } from '../match/normalize';
 import { alignQuotes, quoteStyler } from '../match/quotes';
-import { similarity } from '../match/fuzzy/search';
+import { similarity } from '../match/fuzzy/similarity';
 import { mergeLine, type Piece, tokenizeLine } from './merge';
 
 export interface ReplacementInput {

@@ -19,6 +19,7 @@
 // per step (and a destructured pair, an iterator of its own), and the collector has to clear it all.
 
 import { distance } from 'fastest-levenshtein';
+import { SHORT_STRING } from './similarity';
 
 /** A document region: 0-based line indexes, end exclusive, similarity 0..1. */
 export interface FuzzyWindow {
@@ -62,8 +63,6 @@ export interface FuzzyOptions {
 /** Calibrated so the worst input stays well under ~200 ms on a slow machine (see bench/bench.ts). */
 export const DEFAULT_FUZZY_WORK_CAP = 20_000_000;
 
-/** Below this length (of the longer string) similarity() uses the Levenshtein ratio. */
-const SHORT_STRING = 20;
 /** Line pairs scoring below this get no alignment credit (shared vocabulary is not a match). */
 const LINE_CREDIT_FLOOR = 0.5;
 /** A fused/split pairing must beat the best single-line pairing by this much to count double. */
@@ -78,53 +77,6 @@ const MAX_REFINE_STEPS = 3;
 const TIGHT_BAND_BELOW = 0.6;
 const HASH_SIZE = 1 << 16;
 const LINE_START = 10; // '\n': never part of a line's content, so it marks where a line begins
-
-/** Character-bigram Dice coefficient with multiset intersection: 2|A∩B| / (|A|+|B|). */
-export function dice(a: string, b: string): number {
-  if (a === b) {
-    return 1;
-  }
-  if (a.length < 2 || b.length < 2) {
-    return 0;
-  }
-  const x = bigramCodes(a);
-  const y = bigramCodes(b);
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < x.length && j < y.length) {
-    if (x[i] === y[j]) {
-      common++;
-      i++;
-      j++;
-    } else if (x[i] < y[j]) {
-      i++;
-    } else {
-      j++;
-    }
-  }
-  return (2 * common) / (x.length + y.length);
-}
-
-/** Dice for ordinary strings; for short ones (bigrams too coarse) the Levenshtein ratio 1 - d/maxLen. */
-export function similarity(a: string, b: string): number {
-  if (a === b) {
-    return 1;
-  }
-  const longer = Math.max(a.length, b.length);
-  if (longer < SHORT_STRING) {
-    return 1 - distance(a, b) / longer;
-  }
-  return dice(a, b);
-}
-
-function bigramCodes(s: string): Uint32Array {
-  const codes = new Uint32Array(s.length - 1);
-  for (let i = 0; i < codes.length; i++) {
-    codes[i] = ((s.charCodeAt(i) << 16) | s.charCodeAt(i + 1)) >>> 0;
-  }
-  return codes.sort();
-}
 
 /**
  * White space beyond ASCII as JavaScript reads it (\s: NBSP, BOM, the U+2000 spaces, the line and
