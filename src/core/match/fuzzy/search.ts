@@ -19,6 +19,7 @@
 // per step (and a destructured pair, an iterator of its own), and the collector has to clear it all.
 
 import { distance } from 'fastest-levenshtein';
+import { ELLIPSIS, isWideSpace, keyCode, LINE_START, lineKey, normalizeLine, SKIPPED } from './lineText';
 import { SHORT_STRING } from './similarity';
 
 /** A document region: 0-based line indexes, end exclusive, similarity 0..1. */
@@ -76,25 +77,6 @@ const MAX_REFINE_STEPS = 3;
 /** Windows whose text Dice is below this are aligned without slack (see WindowScorer.score). */
 const TIGHT_BAND_BELOW = 0.6;
 const HASH_SIZE = 1 << 16;
-const LINE_START = 10; // '\n': never part of a line's content, so it marks where a line begins
-
-/**
- * White space beyond ASCII as JavaScript reads it (\s: NBSP, BOM, the U+2000 spaces, the line and
- * paragraph separators, ...) and the zero-width space; the hot loops test ASCII inline.
- */
-function isWideSpace(c: number): boolean {
-  return (
-    c === 0xa0 ||
-    c === 0xfeff ||
-    (c >= 0x2000 && c <= 0x200b) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0x1680
-  );
-}
 
 /**
  * Multiplicative hash of a character pair: the prefilter samples on its top bits and indexes its
@@ -103,41 +85,6 @@ function isWideSpace(c: number): boolean {
 function mixBigram(c1: number, c2: number): number {
   return Math.imul((c1 << 16) | c2, 0x9e3779b1);
 }
-
-/** Trim and collapse inner whitespace runs: the text the full scorer compares. */
-function normalizeLine(line: string): string {
-  const t = line.trim();
-  // Most lines have only single ASCII spaces inside: a test (native, as lineKey's) spares them the replace.
-  return COLLAPSIBLE_SPACE.test(t) ? t.replace(/\s+/g, ' ') : t;
-}
-
-/** What normalizeLine may change inside a trimmed line: two spaces in a row, a control character or any past U+009F. */
-const COLLAPSIBLE_SPACE = /  |[\x00-\x1f\xa0-\uffff]/;
-
-/**
- * The key under which a line counts as exactly equal to a SEARCH line: what tiers 1-9 forgive taken
- * away (whitespace anywhere, quote kinds, unicode dashes, ellipsis, zero-width characters).
- */
-export function lineKey(line: string): string {
-  // Regular expressions rather than a loop over the characters: native code, fast in a cold process.
-  if (!KEY_UNSTABLE.test(line)) {
-    return line;
-  }
-  const key = line.replace(/[\s\u200B-\u200D\u2060\uFEFF]+/g, '');
-  if (!KEY_FOLDED.test(key)) {
-    return key;
-  }
-  return key.replace(KEY_QUOTES, "'").replace(KEY_DASHES, '-').replace(KEY_ELLIPSIS, '...');
-}
-
-/** A character lineKey may drop or fold: control characters and space, `"`, backquote, anything past ASCII. */
-const KEY_UNSTABLE = /[\x00-\x20"`\x7f-\uffff]/;
-/** What lineKey folds: quote kinds to `'`, unicode dashes to `-`, the ellipsis to `...`. */
-const KEY_QUOTES = /[\u2018\u2019\u201A\u201B\u2032\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB\u2039\u203A"`]/g;
-const KEY_DASHES = /[\u2010-\u2015\u2212]/g;
-const KEY_ELLIPSIS = /\u2026/g;
-/** Any character lineKey folds, once white space is gone (not global: test() keeps no state). */
-const KEY_FOLDED = new RegExp(`${KEY_QUOTES.source}|${KEY_DASHES.source}|${KEY_ELLIPSIS.source}`);
 
 /** How much of the gap between look-alike similarity and 1 the share of exactly equal lines closes. */
 const EXACT_WEIGHT = 0.5;
@@ -150,40 +97,6 @@ const SETTLED_WINDOWS = 16;
  */
 const SETTLED_SHARE = 0.5;
 const SETTLED_SCORE = 0.8;
-/** A character code as lineKey spells it: SKIPPED (whitespace, zero-width), ELLIPSIS ('...'), or the folded code. */
-const SKIPPED = -1;
-const ELLIPSIS = -2;
-// The key readers below test ASCII inline and call keyCode only past it: a call per character is
-// what a cold (not yet optimised) run pays most for.
-function keyCode(c: number): number {
-  if (c === 32 || (c >= 9 && c <= 13)) {
-    return SKIPPED;
-  }
-  if (c < 0x7f) {
-    return c === 34 || c === 96 ? 39 : c;
-  }
-  if (
-    c === 0xa0 ||
-    c === 0xfeff ||
-    c === 0x2060 ||
-    c === 0x3000 ||
-    (c >= 0x2000 && c <= 0x200d) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x1680
-  ) {
-    return SKIPPED;
-  }
-  if ((c >= 0x2018 && c <= 0x201f) || c === 0x2032 || c === 0x2033 || c === 0xab || c === 0xbb || c === 0x2039 || c === 0x203a) {
-    return 39;
-  }
-  if ((c >= 0x2010 && c <= 0x2015) || c === 0x2212) {
-    return 45;
-  }
-  return c === 0x2026 ? ELLIPSIS : c;
-}
 
 /**
  * Documents up to this many characters get the whole-document exact-line scan (see scanExactLines). It
