@@ -19,15 +19,12 @@
 // per step (and a destructured pair, an iterator of its own), and the collector has to clear it all.
 
 import { distance } from 'fastest-levenshtein';
+import { Budget, untilCapReached } from './budget';
 import { ELLIPSIS, isWideSpace, keyCode, LINE_START, lineKey, normalizeLine, SKIPPED } from './lineText';
 import { SHORT_STRING } from './similarity';
+import { byScoreThenStart, type FuzzyWindow, overlapOf } from './window';
 
-/** A document region: 0-based line indexes, end exclusive, similarity 0..1. */
-export interface FuzzyWindow {
-  start: number;
-  end: number;
-  score: number;
-}
+export type { FuzzyWindow } from './window';
 
 export interface FuzzyResult {
   /** Best first, non-overlapping; the best region's twins (same lines) right after it. */
@@ -435,17 +432,6 @@ function settledByTrimmedLines(
 /** Whether one of the exact-line regions is the answer on its own (SETTLED_SCORE, SETTLED_SHARE). */
 function settles(seeds: readonly FuzzyWindow[], scorer: WindowScorer): boolean {
   return seeds.some((w) => w.score >= SETTLED_SCORE && scorer.exactShare(w.start, w.end) >= SETTLED_SHARE);
-}
-
-/** Runs a stage of the search; reaching the work cap ends it early (the search goes on with what it has). */
-function untilCapReached(stage: () => void): void {
-  try {
-    stage();
-  } catch (e) {
-    if (e !== WORK_CAP_REACHED) {
-      throw e;
-    }
-  }
 }
 
 /** Every window scored so far (non-blank coordinates), each scored once. */
@@ -897,10 +883,6 @@ function isTrimmed(c: number): boolean {
           c === 0xfeff);
 }
 
-function overlapOf(x: FuzzyWindow, y: FuzzyWindow): number {
-  return Math.max(0, Math.min(x.end, y.end) - Math.max(x.start, y.start));
-}
-
 const EDGE_MOVES: ReadonlyArray<readonly [number, number]> = [
   [-1, 0],
   [1, 0],
@@ -909,28 +891,6 @@ const EDGE_MOVES: ReadonlyArray<readonly [number, number]> = [
   [-1, -1],
   [1, 1],
 ];
-
-function byScoreThenStart(x: FuzzyWindow, y: FuzzyWindow): number {
-  return y.score - x.score || x.start - y.start || x.end - y.end;
-}
-
-/** Thrown by Budget.spend when the work cap is reached; the search then returns what it has. */
-const WORK_CAP_REACHED = new Error('fuzzy work cap reached');
-
-/** Deterministic cost accounting: operations counted, not time measured, so results are repeatable. */
-class Budget {
-  used = 0;
-  truncated = false;
-  constructor(readonly cap: number) {}
-
-  spend(amount: number): void {
-    this.used += amount;
-    if (this.used > this.cap) {
-      this.truncated = true;
-      throw WORK_CAP_REACHED;
-    }
-  }
-}
 
 /**
  * Tables the prefilter reuses from one search to the next (zeroing a 64K-entry table per search
