@@ -17,7 +17,7 @@ export {
 } from './types';
 export { SETTINGS, type SettingValues, outOfRange, resolveSettings } from './settings';
 export { applyBlocksAsync } from './engine';
-export { type EditFormat, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
+export { type EditFormat, type ParsedEdits, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
 export { type ParsedAnswer, parseAnswer } from './formats/answer';
 export { BlockParseError } from './formats/parser';
 export { type CodeBlock, type SnippetText, findCodeBlocks, readSnippetText } from './formats/codeBlocks';
@@ -35,6 +35,8 @@ export {
   APPLY_PATCH_TOOL_DESCRIPTION,
   APPLY_TOOL_DESCRIPTION,
   APPLY_TOOL_INPUT_SCHEMA,
+  EDITOR_TOOL_DESCRIPTION,
+  EDITOR_TOOL_INPUT_SCHEMA,
   DRY_RUN_DESCRIPTION,
 } from './formats/toolSchema';
 export { tierInfo, tierPhrase } from './match/tierTable';
@@ -78,8 +80,10 @@ export {
   type PatchQuestion,
   type PatchVerdict,
   type PathState,
+  type WholePatchInputCheck,
   addedContent,
   checkPatchFile,
+  checkWholePatchInput,
   claimedTwice,
   editsName,
   fileAction,
@@ -90,6 +94,7 @@ export {
   mergeSections,
   patchAppliedMessage,
   patchFiles,
+  patchNotAgreed,
   patchQuestion,
   patchRefusedMessage,
 } from './batch/wholePatch';

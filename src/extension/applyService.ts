@@ -12,6 +12,7 @@ import {
   editBlocks,
   judgePlan,
   type LineRange,
+  type ParsedEdits,
   parseEdits,
   type SearchReplaceBlock,
   unresolved,
@@ -19,6 +20,7 @@ import {
 import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
 import type { Feedback } from './feedback';
 import type { Log } from './log';
+import { type ConsentPolicy, type WholePatchApplier, type WholePatchPlan, wholePatchOf } from './wholePatch';
 
 export type { ApplyOutcome, ApplyStatus, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from './documentApplier';
 
@@ -29,6 +31,11 @@ export interface ApplyRequestOptions {
   source: string;
   /** Named files that do not exist and whose blocks have an empty SEARCH: ask (default), create, or refuse. */
   createMissing?: 'ask' | 'always' | 'never';
+  /**
+   * A whole patch (one that deletes or moves files) that deletes or overwrites files: ask (default, a
+   * modal), go ahead (the caller asked already: the tool's confirmation), or refuse.
+   */
+  fileChanges?: ConsentPolicy;
   /** Hand near misses / ambiguities to the pending store (CodeLens, Quick Pick). Default true. */
   keepPending?: boolean;
   /** Show error/info notifications (default true). Callers with their own UI (chat, tool) pass false. */
@@ -60,7 +67,44 @@ export class ApplyService {
     private readonly pending: PendingSink,
     private readonly log: Log,
     private readonly feedback: Feedback,
+    private readonly wholePatch: WholePatchApplier,
   ) {}
+
+  /** The edits of `text` when they are a whole patch (they delete or move files); undefined otherwise or when malformed. */
+  wholePatchIn(text: string): WholePatchPlan['edits'] | undefined {
+    let edits: ParsedEdits;
+    try {
+      edits = parseEdits(text);
+    } catch {
+      return undefined; // parse() reports it.
+    }
+    return wholePatchOf(edits);
+  }
+
+  /** Dry run of a whole patch (nothing changes); see WholePatchApplier.plan. Throws BlockParseError for hunks without a file. */
+  planWholePatch(edits: WholePatchPlan['edits'], source: string): Promise<WholePatchPlan> {
+    return this.wholePatch.plan(edits, source);
+  }
+
+  /** Applies a whole patch as ONE WorkspaceEdit, every file or none, asking before deletions and overwrites. */
+  async applyWholePatch(
+    edits: WholePatchPlan['edits'],
+    options: { source: string; fileChanges?: ConsentPolicy; notify?: boolean; save?: boolean },
+  ): Promise<ApplyOutcome> {
+    let outcome: ApplyOutcome;
+    try {
+      outcome = await this.wholePatch.apply(edits, { source: options.source, consent: options.fileChanges ?? 'ask', save: options.save });
+    } catch (error) {
+      if (!(error instanceof BlockParseError)) {
+        throw error;
+      }
+      outcome = { status: 'invalid', summary: `Nothing was applied: ${error.info.message}` };
+    }
+    if (options.notify ?? true) {
+      this.notify(outcome);
+    }
+    return outcome;
+  }
 
   /**
    * Parses text holding SEARCH/REPLACE blocks, a unified diff or an apply_patch patch (hunks become
@@ -151,6 +195,10 @@ export class ApplyService {
 
   /** Parses `text` and applies its blocks (see applyBlocks). Malformed input: 'invalid', nothing applied. */
   async applyText(text: string, options: ApplyRequestOptions & { sourceName?: string }): Promise<ApplyOutcome> {
+    const whole = this.wholePatchIn(text);
+    if (whole) {
+      return this.applyWholePatch(whole, options);
+    }
     const parsed = this.parse(text, options.sourceName);
     if (parsed.error !== undefined) {
       this.log.warn(`[${options.source}] ${parsed.error}`);

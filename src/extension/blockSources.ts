@@ -2,12 +2,13 @@
 // an untitled scratch buffer) with a CodeLens above each, "Apply Selected Blocks", and the internal
 // applyText command the chat participant and tests call.
 import * as vscode from 'vscode';
-import { BlockParseError, containsEdits, editBlocks, parseEdits, type SearchReplaceBlock } from '../core';
+import { BlockParseError, containsEdits, editBlocks, fileAction, formatName, parseEdits, type SearchReplaceBlock } from '../core';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { Commands } from './constants';
 import { afterEngine } from './engineGate';
 import type { EditorHistory } from './editorHistory';
 import { normalizeBlockPath } from './targets';
+import { wholePatchOf } from './wholePatch';
 
 /** Arguments of the internal applyText command. */
 export interface ApplyTextArgs {
@@ -15,6 +16,8 @@ export interface ApplyTextArgs {
   /** Document for blocks that name no file (uri string); default: the active editor. */
   target?: string;
   createMissing?: 'ask' | 'always' | 'never';
+  /** A whole patch that deletes or overwrites files: ask first (default), go ahead, or refuse. */
+  fileChanges?: 'ask' | 'always' | 'never';
   notify?: boolean;
   source?: string;
 }
@@ -58,6 +61,32 @@ const BLOCK_DOCUMENT_SELECTOR: vscode.DocumentSelector = [
   { scheme: 'untitled' },
 ];
 
+/** "Apply apply_patch patch: 3 files (adds 1, updates 1, deletes 1)" above a patch that deletes or moves files. */
+function wholePatchLens(document: vscode.TextDocument, edits: NonNullable<ReturnType<typeof wholePatchOf>>): vscode.CodeLens {
+  const files = edits.files ?? [];
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const verb = { add: 'adds', update: 'updates', delete: 'deletes', move: 'moves' }[fileAction(file)];
+    counts.set(verb, (counts.get(verb) ?? 0) + 1);
+  }
+  const what = [...counts].map(([verb, n]) => `${verb} ${n}`).join(', ');
+  const first = Math.max(0, Math.min(document.lineCount - 1, (files[0]?.sourceLine ?? 1) - 1));
+  // Above the patch's opening line (`*** Begin Patch`, or git's `diff --git` and its extended header lines).
+  let line = first;
+  for (let up = 1; up <= 6 && first - up >= 0; up++) {
+    if (/^\s*(\*\*\* Begin Patch|diff --git )/.test(document.lineAt(first - up).text)) {
+      line = first - up;
+      break;
+    }
+  }
+  return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+    title: `$(run-all) Apply ${formatName(edits.format)}: ${files.length} file${files.length === 1 ? '' : 's'} (${what})`,
+    command: Commands.applyBlocksInDocument,
+    arguments: [document.uri.toString()],
+    tooltip: 'Every file or none, as one undoable edit; deletions and overwrites ask first',
+  });
+}
+
 class BlockLensProvider implements vscode.CodeLensProvider {
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
     const text = document.getText();
@@ -66,7 +95,12 @@ class BlockLensProvider implements vscode.CodeLensProvider {
     }
     let blocks: SearchReplaceBlock[];
     try {
-      blocks = editBlocks(parseEdits(text));
+      const edits = parseEdits(text);
+      const whole = wholePatchOf(edits);
+      if (whole) {
+        return [wholePatchLens(document, whole)];
+      }
+      blocks = editBlocks(edits);
     } catch (error) {
       if (error instanceof BlockParseError) {
         const line = Math.min(Math.max(0, error.info.line - 1), document.lineCount - 1);
@@ -122,6 +156,10 @@ async function applyBlocksInDocument(
   if (!document) {
     return { status: 'refused', summary: 'The document holding the blocks was closed.' };
   }
+  const fallback = history.target(document.uri);
+  if (!indexes && service.wholePatchIn(document.getText())) {
+    return service.applyText(document.getText(), { fallback, source: 'codelens' });
+  }
   const parsed = service.parse(
     document.getText(),
     document.uri.scheme === 'untitled' ? document.uri.path : vscode.workspace.asRelativePath(document.uri),
@@ -136,7 +174,7 @@ async function applyBlocksInDocument(
     void vscode.window.showWarningMessage(summary);
     return { status: 'refused', summary };
   }
-  return service.applyBlocks(blocks, { fallback: history.target(document.uri), source: 'codelens' });
+  return service.applyBlocks(blocks, { fallback, source: 'codelens' });
 }
 
 /** "Apply Selected Blocks": the blocks inside the selection(s) of the active editor. */
@@ -173,6 +211,7 @@ export function registerBlockSources(context: vscode.ExtensionContext, service: 
           fallback: args.target ? vscode.Uri.parse(args.target) : vscode.window.activeTextEditor?.document.uri,
           source: args.source ?? 'command',
           createMissing: args.createMissing,
+          fileChanges: args.fileChanges,
           notify: args.notify,
         }),
       ),

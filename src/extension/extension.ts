@@ -15,6 +15,7 @@ import { type BlockPasteProvider, registerPasteProvider } from './pasteProvider'
 import { registerPendingCommands } from './pendingCommands';
 import { PendingStore } from './pendingStore';
 import { registerPreview } from './preview';
+import { WholePatchApplier } from './wholePatch';
 import type { RealPathResolver } from './workspaceBoundary';
 
 /** What the Node and the web worker extension hosts do differently. */
@@ -35,19 +36,20 @@ export interface ResilientApplyApi {
 }
 
 /** The services every feature shares: the log, the apply service, the pending store, editor history. */
-function registerServices(context: vscode.ExtensionContext) {
+function registerServices(context: vscode.ExtensionContext, platform: Platform) {
   const log = registerLog(context);
   const feedback = new Feedback();
   const documents = new DocumentApplier(log, feedback);
   const pendingStore = new PendingStore(documents, log);
-  const applyService = new ApplyService(documents, pendingStore, log, feedback);
+  const wholePatch = new WholePatchApplier(documents, platform.resolveRealPath, log, feedback);
+  const applyService = new ApplyService(documents, pendingStore, log, feedback, wholePatch);
   const history = new EditorHistory();
   context.subscriptions.push(feedback, pendingStore, history);
   return { log, feedback, applyService, pendingStore, history };
 }
 
 export function activateWith(context: vscode.ExtensionContext, platform: Platform): ResilientApplyApi {
-  const { log, feedback, applyService, pendingStore, history } = registerServices(context);
+  const { log, feedback, applyService, pendingStore, history } = registerServices(context, platform);
   const pasteProvider = registerPasteProvider(context, applyService, log);
   registerBlockSources(context, applyService, history);
   registerCandidateView(context, pendingStore);

@@ -231,9 +231,6 @@ suite('diff formats: unified diff and apply_patch', () => {
     assert.match(refused, /lines 1-2/);
     assert.match(refused, /lines 33-34/);
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(twice))), TWICE);
-
-    const deletes = await invokeTool({ filePath: twice, patch: `*** Begin Patch\n*** Delete File: ${twice}\n*** End Patch\n` });
-    assert.match(deletes, /only `resilient-apply patch` deletes or moves files/);
   });
 
   test('clipboard command: a diff on the clipboard applies to the file it names', async () => {

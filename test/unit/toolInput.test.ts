@@ -213,7 +213,7 @@ test('a "patch" input: unified diff or apply_patch hunks become blocks; misuse i
   );
   assert.match(
     problems({ filePath: 'a', patch: '*** Begin Patch\n*** Delete File: a\n*** End Patch\n' }),
-    /only `resilient-apply patch` deletes or moves files/,
+    /deletes a; a patch that deletes or moves files applies as a whole, to every file it names.*without "filePath"/,
   );
   assert.match(problems({ filePath: 'a', text: 'x', patch: 'y' }), /give either "text" or "patch", not both/);
   assert.match(problems({ filePath: 'a', diff: 'y' }), /unknown field "diff": put a unified diff or apply_patch patch in "patch"/);

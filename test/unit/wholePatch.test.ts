@@ -9,12 +9,14 @@ import { BlockParseError } from '../../src/core/formats/parser';
 import { applyEdits } from '../../src/core/batch/hunkPlacement';
 import {
   checkPatchFile,
+  checkWholePatchInput,
   fileChangeLine,
   hasFileOperations,
   judgePatch,
   type PatchFileChange,
   patchAppliedMessage,
   patchFiles,
+  patchNotAgreed,
   patchQuestion,
 } from '../../src/core/batch/wholePatch';
 
@@ -170,6 +172,10 @@ describe('the verdict, the question and the words', () => {
     const question = patchQuestion('apply-patch', changes)!;
     assert.equal(question.title, 'The apply_patch patch deletes src/old.ts and overwrites src/x.ts and src/b.ts. Apply it?');
     assert.equal(question.confirm, 'Apply and Delete');
+    assert.equal(
+      patchNotAgreed(question),
+      'Nothing was changed: the apply_patch patch deletes src/old.ts and overwrites src/x.ts and src/b.ts, and that was not agreed to.',
+    );
     assert.match(
       question.detail,
       /^It changes 4 files:\n- updated src\/app\.ts\n- deleted src\/old\.ts\n- added src\/x\.ts \(overwriting the file there\)\n- moved src\/a\.ts -> src\/b\.ts \(overwriting the file there\)\n\nOne undo restores every file\.$/,
@@ -189,5 +195,34 @@ describe('the verdict, the question and the words', () => {
       /^The unified diff would change 1 file \(dry run, nothing written\):\n- deleted src\/old\.ts$/,
     );
     assert.equal(fileChangeLine({ action: 'add', path: 'n.ts' }), 'added n.ts');
+  });
+});
+
+describe('the language model tool reading a whole patch', () => {
+  test('a patch without "filePath", or one that deletes or moves files, is a whole patch', () => {
+    const free = checkWholePatchInput({ patch: '--- a/x.ts\n+++ b/x.ts\n@@\n-a\n+b\n' });
+    assert.equal(free?.ok, true);
+    const named = checkWholePatchInput({ filePath: './src/old.ts', patch: PATCH });
+    assert.equal(named?.ok && named.edits.files!.length, 5);
+  });
+
+  test('everything else is left to the one-file check, which names what is wrong', () => {
+    assert.equal(checkWholePatchInput({ filePath: 'x.ts', patch: '--- a/x.ts\n+++ b/x.ts\n@@\n-a\n+b\n' }), undefined);
+    assert.equal(checkWholePatchInput({ patch: PATCH, text: 'x' }), undefined);
+    assert.equal(checkWholePatchInput({ patch: '<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n' }), undefined);
+    assert.equal(checkWholePatchInput({ patch: '*** Begin Patch\n*** Delete File: a\n' }), undefined, 'malformed');
+    assert.equal(checkWholePatchInput({ filePath: 3, patch: PATCH }), undefined);
+    assert.equal(checkWholePatchInput([PATCH]), undefined);
+  });
+
+  test('a "filePath" beside a whole patch must be one of its files; hunks without a file are refused', () => {
+    const other = checkWholePatchInput({ filePath: 'src/elsewhere.ts', patch: PATCH });
+    assert.equal(other?.ok, false);
+    assert.match(
+      other && !other.ok ? other.message : '',
+      /"filePath" "src\/elsewhere\.ts" is not one of the files the patch changes \(src\/new\.ts, src\/app\.ts, src\/old\.ts, src\/name\.ts, src\/renamed\.ts\); leave "filePath" out/,
+    );
+    const headerless = checkWholePatchInput({ patch: '@@ -1 +1 @@\n-a\n+b\n' });
+    assert.match(headerless && !headerless.ok ? headerless.message : '', /"patch" is malformed: .*hunk 1 has no file header/);
   });
 });

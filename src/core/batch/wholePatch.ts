@@ -4,7 +4,8 @@
 // CodeLens, the language model tool) share these; each adds its own file system (node:fs, or a
 // WorkspaceEdit with its file operations) around them.
 import { BlockParseError } from '../formats/parser';
-import { type EditFormat, formatName, type ParsedEdits } from '../formats/edits';
+import { type EditFormat, formatName, type ParsedEdits, parseEdits } from '../formats/edits';
+import { APPLY_TOOL_NAME } from '../formats/toolInput';
 import type { FileChange, PatchFormat } from '../formats/patchParser';
 import type { ApplyResult, BatchStatus, SearchReplaceBlock } from '../types';
 
@@ -253,6 +254,8 @@ export function judgePatch(format: PatchFormat, changes: readonly PatchFileChang
 
 /** The consent a patch needs before it is applied: a one-line question and the whole list of changes. */
 export interface PatchQuestion {
+  /** What needs consent: "The apply_patch patch deletes src/old.ts". */
+  what: string;
   title: string;
   detail: string;
   /** The button that applies. */
@@ -274,9 +277,83 @@ export function patchQuestion(format: PatchFormat, changes: readonly PatchFileCh
     deleted.length > 0 ? `deletes ${joinNames(deleted)}` : '',
     overwritten.length > 0 ? `overwrites ${joinNames(overwritten)}` : '',
   ].filter((s) => s !== '');
+  const sentence = `The ${formatName(format)} ${what.join(' and ')}`;
   return {
-    title: `The ${formatName(format)} ${what.join(' and ')}. Apply it?`,
+    what: sentence,
+    title: `${sentence}. Apply it?`,
     detail: `It changes ${files(changes.length)}:\n${changes.map((c) => `- ${fileChangeLine(c)}`).join('\n')}\n\nOne undo restores every file.`,
     confirm: deleted.length > 0 ? 'Apply and Delete' : 'Apply and Overwrite',
   };
+}
+
+/** The language model tool's input when it is a whole patch: the patch names its files. */
+export type WholePatchInputCheck = { ok: true; edits: ParsedEdits & { format: PatchFormat } } | { ok: false; message: string };
+
+function samePath(a: string, b: string): boolean {
+  const key = (p: string) =>
+    p
+      .trim()
+      .replace(/\\/g, '/')
+      .replace(/^(\.\/)+/, '');
+  return key(a) === key(b);
+}
+
+/**
+ * Reads the tool's input as a whole patch: `{patch}` without "filePath" (the patch names its files), or
+ * a patch that deletes or moves files. Undefined when the input is anything else (then checkToolInput
+ * reads it, and names what is wrong); a "filePath" given beside a whole patch must be one of its files.
+ */
+export function checkWholePatchInput(input: unknown): WholePatchInputCheck | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return undefined;
+  }
+  const record = input as Record<string, unknown>;
+  const { patch, filePath } = record;
+  if (typeof patch !== 'string' || Object.keys(record).some((k) => k !== 'patch' && k !== 'filePath')) {
+    return undefined;
+  }
+  if (filePath !== undefined && (typeof filePath !== 'string' || filePath.trim() === '' || filePath.includes('\0'))) {
+    return undefined;
+  }
+  let edits: ParsedEdits;
+  try {
+    edits = parseEdits(patch);
+  } catch {
+    return undefined; // checkToolInput names the malformed hunk.
+  }
+  if (edits.format === 'search-replace' || (filePath !== undefined && !hasFileOperations(edits))) {
+    return undefined;
+  }
+  const problems: string[] = [];
+  try {
+    const files = patchFiles(edits.files ?? [], 'name each file, or give "filePath" for a patch of one file');
+    if (files.length === 0) {
+      problems.push(
+        '"patch" holds no unified diff (--- a/<path>, +++ b/<path>, @@ hunks) or apply_patch patch (*** Begin Patch ... *** End Patch)',
+      );
+    }
+    const named = files.flatMap((f) => [f.path, ...(f.to !== undefined ? [f.to] : []), ...(f.names ?? [])]);
+    if (typeof filePath === 'string' && !named.some((p) => samePath(p, filePath))) {
+      problems.push(
+        `"filePath" ${JSON.stringify(filePath)} is not one of the files the patch changes (${[...new Set(named)].join(', ')}); leave "filePath" out: the patch names its files`,
+      );
+    }
+  } catch (error) {
+    if (!(error instanceof BlockParseError)) {
+      throw error;
+    }
+    problems.push(`"patch" is malformed: ${error.message}`);
+  }
+  if (problems.length > 0) {
+    return {
+      ok: false,
+      message: [`Invalid input for ${APPLY_TOOL_NAME}; nothing was applied.`, ...problems.map((p) => `- ${p}`)].join('\n'),
+    };
+  }
+  return { ok: true, edits: edits as ParsedEdits & { format: PatchFormat } };
+}
+
+/** The outcome when the user did not agree to a patch's deletions or overwrites. */
+export function patchNotAgreed(question: PatchQuestion): string {
+  return `Nothing was changed: ${question.what.charAt(0).toLowerCase()}${question.what.slice(1)}, and that was not agreed to.`;
 }

@@ -55,7 +55,8 @@ export function parseEdits(text: string): ParsedEdits {
 
 /**
  * The blocks of parsed edits for the flows that change file contents only (editor, chat, tool, CLI
- * apply): a patch that deletes or renames a file is refused with a message saying where it applies.
+ * apply): a patch that deletes or renames a file is refused with a message saying where it applies
+ * (the whole-patch ways in: core/batch/wholePatch.ts).
  */
 export function editBlocks(edits: ParsedEdits): SearchReplaceBlock[] {
   for (const file of edits.files ?? []) {
@@ -67,7 +68,9 @@ export function editBlocks(edits: ParsedEdits): SearchReplaceBlock[] {
         block: next,
         line: file.sourceLine,
         expected: 'changes to file contents',
-        message: `Patch (line ${file.sourceLine}): the ${formatName(edits.format)} ${what}; only \`resilient-apply patch\` deletes or moves files (all files or none): apply the patch with it, or drop that file from the patch.`,
+        message:
+          `Patch (line ${file.sourceLine}): the ${formatName(edits.format)} ${what}; a patch that deletes or moves files applies as a whole, to every file it names (all files or none): ` +
+          'give it to `resilient-apply patch`, to `@apply` or its CodeLens, or to the language model tool as "patch" without "filePath"; or drop that file from the patch.',
       });
     }
   }

@@ -361,16 +361,16 @@ export type PathResolution = { ok: true; folderIndex: number; relativePath: stri
  * name is the first segment, in a multi-root workspace), absolute paths and file: URIs only inside a
  * workspace folder. Never lets ".." climb out of the folder.
  */
-export function resolveWorkspacePath(filePath: string, folders: readonly WorkspaceFolderPath[]): PathResolution {
+export function resolveWorkspacePath(filePath: string, folders: readonly WorkspaceFolderPath[], field = '"filePath"'): PathResolution {
   if (folders.length === 0) {
-    return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} cannot be resolved: no workspace folder is open.` };
+    return { ok: false, message: `${field} ${JSON.stringify(filePath)} cannot be resolved: no workspace folder is open.` };
   }
   let raw = filePath.trim();
   if (/^file:\/\//i.test(raw)) {
     try {
       raw = decodeURIComponent(raw.replace(/^file:\/\/[^/]*/i, ''));
     } catch {
-      return { ok: false, message: `"filePath" ${JSON.stringify(filePath)} is not a valid file URI.` };
+      return { ok: false, message: `${field} ${JSON.stringify(filePath)} is not a valid file URI.` };
     }
   }
   raw = raw.replace(/\\/g, '/');
@@ -383,7 +383,7 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
   if (raw.startsWith('/')) {
     const absolute = normalizeSegments(raw.split('/'));
     if (absolute === undefined) {
-      return outside(filePath, folderList);
+      return outside(filePath, folderList, field);
     }
     for (let i = 0; i < folders.length; i++) {
       const base = normalizeSegments(folders[i].path.split('/'));
@@ -393,20 +393,20 @@ export function resolveWorkspacePath(filePath: string, folders: readonly Workspa
       if (isPrefix(base, absolute)) {
         const rest = absolute.slice(base.length);
         if (rest.length === 0) {
-          return isFolder(filePath);
+          return isFolder(filePath, field);
         }
         return { ok: true, folderIndex: i, relativePath: rest.join('/') };
       }
     }
-    return outside(filePath, folderList);
+    return outside(filePath, folderList, field);
   }
 
   const segments = normalizeSegments(raw.split('/'));
   if (segments === undefined) {
-    return outside(filePath, folderList);
+    return outside(filePath, folderList, field);
   }
   if (segments.length === 0) {
-    return isFolder(filePath);
+    return isFolder(filePath, field);
   }
   if (folders.length > 1 && segments.length > 1) {
     const named = folders.findIndex((f) => f.name === segments[0]);
@@ -451,17 +451,17 @@ function sameSegment(a: string, b: string, first: boolean): boolean {
   return a === b;
 }
 
-function outside(filePath: string, folderList: string): PathResolution {
+function outside(filePath: string, folderList: string, field: string): PathResolution {
   return {
     ok: false,
-    message: `"filePath" ${JSON.stringify(filePath)} is outside the workspace (${folderList}); give a path relative to the workspace folder, such as "src/app.ts".`,
+    message: `${field} ${JSON.stringify(filePath)} is outside the workspace (${folderList}); give a path relative to the workspace folder, such as "src/app.ts".`,
   };
 }
 
-function isFolder(filePath: string): PathResolution {
+function isFolder(filePath: string, field: string): PathResolution {
   return {
     ok: false,
-    message: `"filePath" ${JSON.stringify(filePath)} names the workspace folder itself; give a file path such as "src/app.ts".`,
+    message: `${field} ${JSON.stringify(filePath)} names the workspace folder itself; give a file path such as "src/app.ts".`,
   };
 }
 

@@ -75,3 +75,34 @@ export const APPLY_PATCH_TOOL_DESCRIPTION =
 /** The apply_patch tool's `patch` argument. */
 export const APPLY_PATCH_PATCH_DESCRIPTION =
   'The whole edit: a unified diff, an apply_patch patch, or SEARCH/REPLACE blocks each preceded by its file path line, for one or more files under the root.';
+
+/**
+ * The editor's tool (package.json) also takes a whole patch: "patch" without "filePath", naming its
+ * files, adding, deleting and moving them (checkWholePatchInput, core/batch/wholePatch.ts). The MCP
+ * server's apply_edits keeps one file per call (its apply_patch tool takes whole patches).
+ */
+export const EDITOR_TOOL_DESCRIPTION =
+  APPLY_TOOL_DESCRIPTION +
+  ' A patch that names its files may also go without filePath: then it adds, changes, deletes and moves several files in one call (a deletion or an overwrite asks the user first), every file or none, as one undoable edit.';
+
+const { required: _oneFile, ...editorSchema } = APPLY_TOOL_INPUT_SCHEMA;
+
+/** The editor's tool input: filePath may be left out with a patch that names its files. */
+export const EDITOR_TOOL_INPUT_SCHEMA = {
+  ...editorSchema,
+  properties: {
+    ...APPLY_TOOL_INPUT_SCHEMA.properties,
+    filePath: {
+      type: 'string',
+      description:
+        APPLY_TOOL_INPUT_SCHEMA.properties.filePath.description +
+        ' Required except with a patch that names its files (then leave it out: the patch may add, change, delete and move several files).',
+    },
+    patch: {
+      type: 'string',
+      description:
+        APPLY_TOOL_INPUT_SCHEMA.properties.patch.description +
+        " Without filePath the patch names its files and may add ('*** Add File:', '--- /dev/null'), delete ('*** Delete File:', '+++ /dev/null') and move ('*** Move to:') files: every file or none, one undoable edit.",
+    },
+  },
+};

@@ -8,8 +8,12 @@ import * as vscode from 'vscode';
 import {
   APPLY_TOOL_NAME,
   checkToolInput,
+  checkWholePatchInput,
   editNeedsConfirmation,
   newFileResult,
+  type PatchFileChange,
+  patchFiles,
+  patchQuestion,
   type PathResolution,
   resolveWorkspacePath,
   type SearchReplaceBlock,
@@ -17,6 +21,7 @@ import {
 import type { ApplyService, BatchPlan } from '../applyService';
 import { whenEngineReady } from '../engineGate';
 import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
+import type { WholePatchPlan } from '../wholePatch';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 
 /** What the tool needs from activate(). */
@@ -110,10 +115,61 @@ function describeSnippet(snippet: string, relativePath: string): vscode.Markdown
   return md;
 }
 
+/** True when the guarded-files rule (chat.tools.edits.autoApprove) asks for this path or its real path. */
+async function guarded(uri: vscode.Uri, relativePath: string, resolveRealPath: RealPathResolver): Promise<boolean> {
+  const rules = vscode.workspace.getConfiguration('chat.tools.edits').get<Record<string, unknown>>('autoApprove');
+  const place = await realPlace(uri, resolveRealPath);
+  return editNeedsConfirmation(relativePath, rules) || (place.kind === 'inside' && editNeedsConfirmation(place.relativePath, rules));
+}
+
+/**
+ * What the tool says before a whole patch: the confirmation when it deletes or overwrites a file, or
+ * touches a guarded one (only stat reads: nothing is opened or matched here). Paths that do not resolve
+ * ask nothing; invoke refuses them.
+ */
+async function prepareWholePatch(edits: WholePatchPlan['edits'], deps: ApplyToolDeps): Promise<vscode.PreparedToolInvocation> {
+  let files;
+  try {
+    files = patchFiles(edits.files ?? [], '');
+  } catch {
+    return { invocationMessage: 'Checking the patch' };
+  }
+  const changes: PatchFileChange[] = [];
+  let guardedFiles = false;
+  for (const file of files) {
+    const change: PatchFileChange = { action: file.action, path: file.path, to: file.to };
+    for (const [name, isTarget] of [[file.path, file.action === 'add'] as const, ...(file.to ? [[file.to, true] as const] : [])]) {
+      const where = workspacePath(name);
+      if (!where.ok) {
+        continue;
+      }
+      const uri = vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath);
+      if (isTarget && (await entryAt(uri)) !== 'nothing') {
+        change.overwrites = true;
+      }
+      guardedFiles = guardedFiles || (await guarded(uri, where.relativePath, deps.resolveRealPath));
+    }
+    changes.push(change);
+  }
+  const n = changes.length;
+  const prepared: vscode.PreparedToolInvocation = { invocationMessage: `Applying a patch to ${n} file${n === 1 ? '' : 's'}` };
+  const question = patchQuestion(edits.format, changes);
+  if (question || guardedFiles) {
+    const md = new vscode.MarkdownString();
+    md.appendText(question?.detail ?? changes.map((c) => `- ${c.action} ${c.path}`).join('\n'));
+    prepared.confirmationMessages = { title: question?.title ?? `Apply the patch to ${n} file${n === 1 ? '' : 's'}?`, message: md };
+  }
+  return prepared;
+}
+
 /** The tool object; exported so tests can call prepareInvocation directly (it must be side-effect free). */
 export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<unknown> {
   return {
     async prepareInvocation(options) {
+      const whole = checkWholePatchInput(options.input);
+      if (whole) {
+        return whole.ok ? prepareWholePatch(whole.edits, deps) : { invocationMessage: 'Checking the patch' };
+      }
       const check = checkToolInput(options.input);
       if (!check.ok) {
         return { invocationMessage: 'Checking the SEARCH/REPLACE input' };
@@ -128,10 +184,7 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
       // Ask exactly where VS Code's own agent edit tools ask (sensitive files such as .vscode/*.json,
       // .env, package.json, lock files): the edit is undoable, so ordinary files need no prompt.
       // The real path counts too: a link named notes.md may lead to .vscode/tasks.json.
-      const rules = vscode.workspace.getConfiguration('chat.tools.edits').get<Record<string, unknown>>('autoApprove');
-      const place = await realPlace(vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath), deps.resolveRealPath);
-      const realPath = place.kind === 'inside' ? place.relativePath : undefined;
-      if (editNeedsConfirmation(where.relativePath, rules) || (realPath !== undefined && editNeedsConfirmation(realPath, rules))) {
+      if (await guarded(vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath), where.relativePath, deps.resolveRealPath)) {
         prepared.confirmationMessages = {
           title: `Apply ${what} to ${where.relativePath}?`,
           message: check.blocks
@@ -157,6 +210,20 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
 
 /** Validates, resolves, matches and applies; returns the text for the model. */
 export async function applyToolInput(input: unknown, token: vscode.CancellationToken, deps: ApplyToolDeps): Promise<string> {
+  const whole = checkWholePatchInput(input);
+  if (whole) {
+    if (!whole.ok) {
+      return whole.message;
+    }
+    // Deletions and overwrites were confirmed before invoke (prepareInvocation's confirmation).
+    const outcome = await deps.applyService.applyWholePatch(whole.edits, {
+      source: 'tool',
+      fileChanges: 'always',
+      notify: false,
+      save: true,
+    });
+    return outcome.summary;
+  }
   const check = checkToolInput(input);
   if (!check.ok) {
     return check.message;

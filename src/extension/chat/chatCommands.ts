@@ -20,7 +20,16 @@ export const ChatCommands = {
   preview: 'resilientApply.chat.preview',
   /** Copies the engine's LLM-facing message, to paste back to the model that wrote the blocks. */
   copyMessage: 'resilientApply.chat.copyMessage',
+  /** Apply a whole patch (it deletes or moves files) from a chat button. Args: ChatPatchArgs. */
+  applyPatch: 'resilientApply.chat.applyPatch',
 } as const;
+
+/** A whole patch as its button carries it: the text itself, parsed and matched again on click. */
+export interface ChatPatchArgs {
+  text: string;
+  /** Deletions and overwrites: ask first (default, a modal), go ahead, or refuse. */
+  fileChanges?: 'ask' | 'always' | 'never';
+}
 
 /** Scheme of the read-only "after" side of a chat Preview. */
 export const CHAT_PREVIEW_SCHEME = 'resilient-apply-chat-preview';
@@ -254,6 +263,19 @@ async function previewFromChat(
   return uri;
 }
 
+/** A whole patch's Apply button: parsed and matched again on the live files, then every file or none. */
+async function applyPatchFromChat(applyService: ApplyService, rawArgs: unknown): Promise<ApplyOutcome> {
+  const args = rawArgs as ChatPatchArgs | undefined;
+  const edits = typeof args?.text === 'string' ? applyService.wholePatchIn(args.text) : undefined;
+  if (!edits) {
+    const summary = 'This chat button holds no patch that Resilient Apply can read; ask @apply again.';
+    void vscode.window.showErrorMessage(summary);
+    return { status: 'invalid', summary };
+  }
+  const policy = args?.fileChanges === 'always' || args?.fileChanges === 'never' ? args.fileChanges : 'ask';
+  return applyService.applyWholePatch(edits, { source: 'chat', fileChanges: policy });
+}
+
 /** Registers the button commands and the preview scheme. */
 export function registerChatCommands(context: vscode.ExtensionContext, applyService: ApplyService): void {
   const provider = new PreviewContentProvider(CHAT_PREVIEW_SCHEME);
@@ -266,6 +288,10 @@ export function registerChatCommands(context: vscode.ExtensionContext, applyServ
     vscode.commands.registerCommand(
       ChatCommands.preview,
       afterEngine((args: unknown) => previewFromChat(applyService, provider, args)),
+    ),
+    vscode.commands.registerCommand(
+      ChatCommands.applyPatch,
+      afterEngine((args: unknown) => applyPatchFromChat(applyService, args)),
     ),
     vscode.commands.registerCommand(ChatCommands.copyMessage, async (message: unknown) => {
       if (typeof message !== 'string') {

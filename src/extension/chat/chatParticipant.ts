@@ -9,14 +9,18 @@ import {
   type Candidate,
   containsEdits,
   editBlocks,
+  fileChangeLine,
+  formatName,
   isChoosable,
   isReady,
+  judgePatch,
   parseEdits,
   type SearchReplaceBlock,
 } from '../../core';
 import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
 import { whenEngineReady } from '../engineGate';
 import { labelFor, refusalFor } from '../targets';
+import { type WholePatchPlan, wholePatchOf } from '../wholePatch';
 import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
 import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
 
@@ -136,13 +140,26 @@ function fallbackTarget(input: GatheredInput): vscode.Uri | undefined {
   return vscode.window.visibleTextEditors.map((e) => e.document.uri).find((uri) => usable(uri));
 }
 
+/** A source holding a whole patch (it deletes or moves files): applied as one, every file or none. */
+interface PatchSource {
+  source: BlockSource;
+  edits: WholePatchPlan['edits'];
+}
+
 /** Parses every source; a malformed one stops everything (nothing half-understood is offered). */
-function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; errors: string[] } {
+function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; patches: PatchSource[]; errors: string[] } {
   const blocks: SearchReplaceBlock[] = [];
+  const patches: PatchSource[] = [];
   const errors: string[] = [];
   for (const source of sources) {
     try {
-      for (const block of editBlocks(parseEdits(source.text))) {
+      const edits = parseEdits(source.text);
+      const whole = wholePatchOf(edits);
+      if (whole) {
+        patches.push({ source, edits: whole });
+        continue;
+      }
+      for (const block of editBlocks(edits)) {
         // Renumber across sources so "block 3" means the same thing everywhere in the reply.
         blocks.push({ ...block, index: blocks.length + 1 });
       }
@@ -153,7 +170,41 @@ function parseSources(sources: BlockSource[]): { blocks: SearchReplaceBlock[]; e
       errors.push(`In ${source.name}: ${error.info.message}`);
     }
   }
-  return { blocks, errors };
+  return { blocks, patches, errors };
+}
+
+/** Streams a whole patch's dry run: each file's change and outcome, then Apply (it asks before deleting or overwriting). */
+function renderWholePatch(stream: vscode.ChatResponseStream, patch: PatchSource, plan: WholePatchPlan): boolean {
+  const format = plan.edits.format;
+  const n = plan.changes.length;
+  stream.markdown(
+    `\n---\n\n**${formatName(format)}** in ${escapeMarkdown(patch.source.name)}: ${n} file${n === 1 ? '' : 's'}, applied together (every file or none, one undo)\n\n`,
+  );
+  for (const change of plan.changes) {
+    const outcome = change.result ? `: ${change.result.blocks.map((b) => outcomeLine(b)).join('; ')}` : '';
+    stream.markdown(`- ${escapeMarkdown(fileChangeLine(change))}${escapeMarkdown(outcome)}\n`);
+  }
+  const verdict = judgePatch(format, plan.changes, plan.problems);
+  if (verdict.kind === 'refused') {
+    stream.markdown(`\n**Nothing can be applied:**\n\n${fence(verdict.message)}`);
+    stream.button({
+      title: 'Copy message for the model',
+      command: ChatCommands.copyMessage,
+      arguments: [verdict.message],
+      tooltip: 'The same feedback the applyBlocks tool gives an agent',
+    });
+    return false;
+  }
+  if (verdict.question) {
+    stream.markdown(`\n_${escapeMarkdown(verdict.question.what)}: Apply asks first._\n\n`);
+  }
+  stream.button({
+    title: `Apply ${formatName(format)} (${n} file${n === 1 ? '' : 's'})`,
+    command: ChatCommands.applyPatch,
+    arguments: [{ text: patch.source.text }],
+    tooltip: 'Every file or none, as one undoable edit',
+  });
+  return true;
 }
 
 function location(uri: vscode.Uri, range: { startLine: number; endLine: number }): vscode.Location {
@@ -331,7 +382,7 @@ export function createApplyParticipantHandler(applyService: ApplyService): vscod
     for (const note of input.notes) {
       stream.markdown(`${escapeMarkdown(note)}\n\n`);
     }
-    const { blocks, errors } = parseSources(input.sources);
+    const { blocks, patches, errors } = parseSources(input.sources);
     if (errors.length > 0) {
       stream.markdown(
         `**Nothing can be applied: the blocks are malformed.**\n\n${errors.map((e) => `- ${escapeMarkdown(e)}`).join('\n')}\n`,
@@ -339,6 +390,23 @@ export function createApplyParticipantHandler(applyService: ApplyService): vscod
       return {
         metadata: { command: request.command, blocks: 0, unique: 0, ready: false, error: errors.join(' ') } satisfies ApplyChatMetadata,
       };
+    }
+    let patchesReady = patches.length > 0;
+    for (const patch of patches) {
+      try {
+        const plan = await applyService.planWholePatch(patch.edits, 'chat');
+        patchesReady = renderWholePatch(stream, patch, plan) && patchesReady;
+      } catch (error) {
+        if (!(error instanceof BlockParseError)) {
+          throw error;
+        }
+        stream.markdown(`\n**Nothing can be applied from ${escapeMarkdown(patch.source.name)}:** ${escapeMarkdown(error.info.message)}\n`);
+        patchesReady = false;
+      }
+    }
+    const hunks = patches.reduce((sum, p) => sum + p.edits.blocks.length, 0);
+    if (blocks.length === 0 && patches.length > 0) {
+      return { metadata: { command: request.command, blocks: hunks, unique: 0, ready: patchesReady } satisfies ApplyChatMetadata };
     }
     if (blocks.length === 0) {
       const where = request.command === 'clipboard' ? 'on the clipboard' : 'in your message or its attachments';
