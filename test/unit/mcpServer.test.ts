@@ -258,7 +258,7 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
     }
   });
 
-  test("the root is the working folder, else the client's roots when it offers them; --root wins over both", async () => {
+  test("the root is the working folder, else the client's roots when it offers them (asked again when they change); --root wins over both", async () => {
     const cwd = folder({ 'a.txt': 'cwd\n' });
     const offered = folder({ 'a.txt': 'client\n' });
     const explicit = folder({ 'a.txt': 'explicit\n' });
@@ -269,7 +269,9 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
     } finally {
       await s.close();
     }
-    s = await connect(cwd, [], [offered]);
+    // The client's list, which the test changes while the server runs.
+    const clientRoots = [offered];
+    s = await connect(cwd, [], clientRoots);
     try {
       const r = await call(s, 'apply_edits', { filePath: 'a.txt', blocks: [{ search: 'client', replace: 'x' }], dryRun: true });
       assert.equal(r.isError, false, `the client's root: ${r.content[0].text}`);
@@ -280,6 +282,17 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
       });
       assert.equal(abs.isError, true, 'the working folder is not a root when the client offers roots');
       assert.match(abs.content[0].text, /outside the workspace/);
+
+      // roots/list_changed: the server asks again before the next call.
+      clientRoots.splice(0, 1, explicit);
+      await s.client.sendRootsListChanged();
+      const changed = await call(s, 'apply_edits', { filePath: 'a.txt', blocks: [{ search: 'explicit', replace: 'x' }], dryRun: true });
+      assert.equal(changed.isError, false, `the changed root: ${changed.content[0].text}`);
+      // No usable root left: the working folder again.
+      clientRoots.splice(0, 1, path.join(tmp, 'no-such-folder'));
+      await s.client.sendRootsListChanged();
+      const none = await call(s, 'apply_edits', { filePath: 'a.txt', blocks: [{ search: 'cwd', replace: 'x' }], dryRun: true });
+      assert.equal(none.isError, false, `no usable client root: ${none.content[0].text}`);
     } finally {
       await s.close();
     }
