@@ -54,7 +54,12 @@ const vscodeApiBindings = {
  * activate() starts reading dist/web/engine.js and evaluating it, and every entry point that can reach the
  * engine waits for that (src/extension/engineGate.ts). The CLI keeps the engine inside: it needs it at once.
  */
-const LAZY_ENGINE_MODULES = ['src/core/engine.ts', 'src/core/batch/hunkPlacement.ts', 'src/core/report/lineDiff.ts'];
+const LAZY_ENGINE_MODULES = [
+  'src/core/engine.ts',
+  'src/core/batch/hunkPlacement.ts',
+  'src/core/report/lineDiff.ts',
+  'src/core/batch/snippet.ts',
+];
 const engineEntry = {
   contents: LAZY_ENGINE_MODULES.map((file) => `export * from './${file}';`).join('\n'),
   resolveDir: process.cwd(),
@@ -94,7 +99,8 @@ const lazyEngine = (load) => ({
   setup(build) {
     const lazy = new Set(LAZY_ENGINE_MODULES.map((file) => path.resolve(file)));
     build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'lazy-engine' }, () => ({ path: './engine.js', external: true }));
-    build.onResolve({ filter: /\/(engine|hunkPlacement|lineDiff)$/ }, (args) =>
+    const names = LAZY_ENGINE_MODULES.map((file) => path.basename(file, '.ts')).join('|');
+    build.onResolve({ filter: new RegExp(`/(${names})$`) }, (args) =>
       lazy.has(path.resolve(args.resolveDir, `${args.path}.ts`)) ? { path: 'engine', namespace: 'lazy-engine' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-engine' }, async () => {
@@ -121,6 +127,45 @@ const lazyEngine = (load) => ({
     });
   },
 });
+
+/**
+ * Plain code blocks are read by tree-sitter (src/core/match/structure/): web-tree-sitter's runtime and the
+ * grammars VS Code uses (@vscode/tree-sitter-wasm) are copied to dist/grammars/, where the CLI
+ * (src/node/grammarFiles.ts) and the extension hosts (src/extension/grammarSource.ts) read them on first
+ * use. The list is core's SHIPPED_GRAMMAR_FILES (test/unit/snippetBuild.test.ts holds the two together).
+ */
+const GRAMMAR_FILES = [
+  'tree-sitter.wasm',
+  'tree-sitter-typescript.wasm',
+  'tree-sitter-tsx.wasm',
+  'tree-sitter-javascript.wasm',
+  'tree-sitter-python.wasm',
+  'tree-sitter-go.wasm',
+  'tree-sitter-rust.wasm',
+  'tree-sitter-java.wasm',
+];
+
+function copyGrammars() {
+  fs.mkdirSync(`${outdir}/grammars`, { recursive: true });
+  for (const file of GRAMMAR_FILES) {
+    const from =
+      file === 'tree-sitter.wasm' ? 'node_modules/web-tree-sitter/tree-sitter.wasm' : `node_modules/@vscode/tree-sitter-wasm/wasm/${file}`;
+    fs.copyFileSync(from, `${outdir}/grammars/${file}`);
+  }
+}
+
+/**
+ * web-tree-sitter's emscripten glue requires Node built-ins only when it runs in Node (never in the web
+ * worker, where the bytes are handed to it); in the browser bundles they resolve to an empty module.
+ * @type {import('esbuild').Plugin}
+ */
+const noNodeBuiltins = {
+  name: 'no-node-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^(fs|fs\/promises|path|url|module)$/ }, (args) => ({ path: args.path, namespace: 'no-node-builtins' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-node-builtins' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -183,7 +228,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension/web.ts'],
-    plugins: [vscodeApiBindings, lazyEngine('gate')],
+    plugins: [vscodeApiBindings, lazyEngine('gate'), noNodeBuiltins],
     outfile: `${outdir}/web/extension.js`,
     platform: 'browser',
     format: 'cjs',
@@ -194,6 +239,7 @@ const targets = [
   {
     ...common,
     stdin: engineEntry,
+    plugins: [noNodeBuiltins],
     outfile: `${outdir}/web/engine.js`,
     platform: 'browser',
     format: 'cjs',
@@ -220,6 +266,7 @@ const targets = [
   },
 ];
 
+copyGrammars();
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
   await Promise.all(contexts.map((c) => c.watch()));

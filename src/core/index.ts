@@ -98,3 +98,12 @@ export {
   patchQuestion,
   patchRefusedMessage,
 } from './batch/wholePatch';
+export {
+  applySnippet,
+  type GrammarSource,
+  type SnippetInput,
+  type SnippetOptions,
+  type SnippetReport,
+  type SnippetResult,
+} from './batch/snippet';
+export { SHIPPED_GRAMMAR_FILES } from './match/structure/languages';

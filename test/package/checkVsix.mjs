@@ -55,6 +55,10 @@ const required = [
   'extension/dist/web/extension.js',
   'extension/dist/web/engine.js',
   `extension/${manifest.icon}`,
+  // The tree-sitter runtime and grammars plain code blocks are read with (esbuild.mjs GRAMMAR_FILES).
+  ...[...fs.readFileSync(path.join(root, 'esbuild.mjs'), 'utf8').matchAll(/^  '(tree-sitter[\w-]*\.wasm)',$/gm)].map(
+    (m) => `extension/dist/grammars/${m[1]}`,
+  ),
 ];
 /** Why a packaged file should not be there, or undefined when it belongs. */
 function unexpected(name) {
@@ -80,7 +84,12 @@ for (const r of required) {
   if (!entries.some((e) => e.name.toLowerCase() === r.toLowerCase())) problems.push(`missing ${r}`);
 }
 const total = entries.reduce((n, e) => n + e.size, 0);
-console.log(`${path.basename(vsix)}: ${entries.length} files, ${(total / 1024).toFixed(0)} KiB unpacked`);
+const packed = fs.statSync(vsix).size;
+console.log(
+  `${path.basename(vsix)}: ${entries.length} files, ${(total / 1024).toFixed(0)} KiB unpacked, ${(packed / 1024).toFixed(0)} KiB packed`,
+);
+// Issue 20: the grammars weigh 0.2-1.5 MB each; the package stays under 8 MB.
+if (packed > 8 * 1024 * 1024) problems.push(`the .vsix is ${(packed / 1024 / 1024).toFixed(1)} MB, over the 8 MB budget`);
 for (const e of entries) console.log(`  ${e.name} (${(e.size / 1024).toFixed(1)} KiB)`);
 if (problems.length > 0) {
   for (const p of problems) console.error(`checkVsix: ${p}`);

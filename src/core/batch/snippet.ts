@@ -1,0 +1,345 @@
+// applySnippet: a plain code block (one declaration, a lazy snippet with placeholder lines, or the whole
+// file) applied to a document by structure (issue 20). The block and the document are read by tree-sitter
+// where a grammar is shipped (else by the indentation and brace outline), the plan (decide/snippetPlan.ts)
+// says which lines of the document each part replaces, and those become ordinary SEARCH/REPLACE blocks
+// (SEARCH the document's own lines, REPLACE the block's, with a line hint) run through the engine as one
+// atomic batch: the outcome, the writing in the file's style, the message and one undo step are the blocks'.
+// A part the plan cannot place is refused with the same outcome kinds (ambiguous with every place, not
+// found with the closest text).
+
+import type { ApplyOptions, ApplyResult, BlockOutcome, Candidate, LineRange, SearchReplaceBlock } from '../types';
+import { isPlaceholderLine } from '../formats/placeholders';
+import { type Decl, type Outline, outlineText, walkDecls } from '../match/structure/outline';
+import { grammarFor, type GrammarSpec } from '../match/structure/languages';
+import { type GrammarSource, parseOutline, prepareGrammar } from '../match/structure/treeSitter';
+import { planSnippet } from '../decide/snippetPlan';
+import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
+import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
+import { alignEqual } from '../write/align';
+import { formatMessage } from '../report/message';
+import { applyBlocksAsync } from '../engine';
+
+export type { GrammarSource };
+
+export interface SnippetInput {
+  code: string;
+  languageId?: string;
+  fileName?: string;
+}
+
+export type SnippetOptions = ApplyOptions & { grammars?: GrammarSource };
+
+/** What the code block did, part by part (in the result of applySnippet, beside the blocks' outcomes). */
+export interface SnippetReport {
+  /** Who read the structure: a tree-sitter grammar ('typescript', 'python', ...) or 'outline'. */
+  reader: string;
+  /** The block covered the file and was written as a rewrite. */
+  wholeFile: boolean;
+  /** Each part: what it is, what it did, which engine block carried it (1-based), where (original lines, 1-based). */
+  parts: Array<{ what: string; action: SnippetPart['action']; block: number; range?: LineRange }>;
+  /** A whole-file rewrite's removed declarations (original lines). */
+  removed: Array<{ what: string } & LineRange>;
+  /** Why the structure was read by the outline although the language has a grammar (it could not be loaded). */
+  grammarProblem?: string;
+}
+
+export interface SnippetResult extends ApplyResult {
+  snippet: SnippetReport;
+}
+
+/** Lines of context kept around each changed stretch in the blocks made from a plan. */
+const CONTEXT_LINES = 2;
+
+const splitLines = (text: string): string[] => text.split(/\r?\n/);
+
+/** The block's lines without a final empty line (the code's closing line break). */
+function snippetLinesOf(code: string): string[] {
+  const lines = splitLines(code.replace(/^\uFEFF/, ''));
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') {
+    lines.pop();
+  }
+  while (lines.length > 0 && lines[0].trim() === '') {
+    lines.shift();
+  }
+  return lines;
+}
+
+/** The lines with their common indentation removed. */
+function dedent(lines: readonly string[]): string[] {
+  let common: string | undefined;
+  for (const line of lines) {
+    if (line.trim() === '') {
+      continue;
+    }
+    const lead = /^[ \t]*/.exec(line)?.[0] ?? '';
+    if (common === undefined || !lead.startsWith(common)) {
+      let k = 0;
+      while (common !== undefined && k < common.length && k < lead.length && common[k] === lead[k]) {
+        k++;
+      }
+      common = common === undefined ? lead : common.slice(0, k);
+    }
+  }
+  return common ? lines.map((l) => (l.startsWith(common) ? l.slice(common.length) : l.trimStart())) : [...lines];
+}
+
+function shiftDecls(decls: Decl[], by: number): Decl[] {
+  for (const { decl } of walkDecls(decls)) {
+    decl.start += by;
+    decl.lead += by;
+    decl.end += by;
+    if (decl.interior) {
+      decl.interior = { start: decl.interior.start + by, end: decl.interior.end + by };
+    }
+  }
+  return decls;
+}
+
+/** The block read by the grammar; members alone (methods without their class) are read inside a wrapper when that reads better. */
+function readSnippet(grammar: GrammarSpec, lines: readonly string[], placeholders: readonly boolean[]): Outline {
+  const parseable = lines.map((l, i) => (placeholders[i] ? (/^[ \t]*/.exec(l)?.[0] ?? '') + grammar.placeholderStandIn : l));
+  const plain = parseOutline(grammar, parseable.join('\n'));
+  if (!grammar.memberWrapper || plain.errors === 0) {
+    return plain;
+  }
+  const wrapped = parseOutline(grammar, [grammar.memberWrapper.open, ...parseable, grammar.memberWrapper.close].join('\n'));
+  const wrapper = wrapped.decls.length === 1 ? wrapped.decls[0] : undefined;
+  if (wrapper && wrapped.errors < plain.errors && wrapper.children.length > 0) {
+    return { decls: shiftDecls(wrapper.children, -1), reader: wrapped.reader, errors: wrapped.errors };
+  }
+  return plain;
+}
+
+/** A placeholder line in a declaration's comments is no part of them: the comments start below it. */
+function trimPlaceholderLeads(decls: Decl[], placeholders: readonly boolean[]): void {
+  for (const { decl } of walkDecls(decls)) {
+    for (let i = decl.start - 1; i >= decl.lead; i--) {
+      if (placeholders[i]) {
+        decl.lead = i + 1;
+        break;
+      }
+    }
+  }
+}
+
+interface Readers {
+  read: (text: string, lines: readonly string[]) => Outline;
+  readSnippet: (lines: readonly string[], placeholders: readonly boolean[]) => Outline;
+  problem?: string;
+}
+
+async function readersFor(snippet: SnippetInput, options: SnippetOptions): Promise<Readers> {
+  const outline: Readers = {
+    read: (_text, lines) => outlineText(lines),
+    readSnippet: (lines) => outlineText(lines),
+  };
+  const grammar = grammarFor(snippet.languageId ?? options.languageId, snippet.fileName ?? options.fileName);
+  if (!grammar) {
+    return outline;
+  }
+  if (!options.grammars) {
+    return { ...outline, problem: `no grammar source was given for ${grammar.id}` };
+  }
+  try {
+    await prepareGrammar(grammar, options.grammars);
+  } catch (error) {
+    return { ...outline, problem: error instanceof Error ? error.message : String(error) };
+  }
+  return {
+    read: (text) => parseOutline(grammar, text),
+    readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
+  };
+}
+
+/** Applies a plain code block to a document: the same ApplyResult (status, blocks with outcomes, edits, message) as applyBlocks. */
+export async function applySnippet(documentText: string, snippet: SnippetInput, options: SnippetOptions = {}): Promise<SnippetResult> {
+  const fileName = options.fileName ?? snippet.fileName ?? 'the file';
+  const readers = await readersFor(snippet, options);
+  const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };
+  const snippetLines = dedent(snippetLinesOf(snippet.code));
+  const placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
+  const snippetOutline = readers.readSnippet(snippetLines, placeholders);
+  trimPlaceholderLeads(snippetOutline.decls, placeholders);
+  const text = documentText.replace(/\r\n/g, '\n');
+  const fileLines = splitLines(text);
+  const fileOutline = readers.read(text, fileLines);
+  const report: SnippetReport = { reader: fileOutline.reader, wholeFile: false, parts: [], removed: [] };
+  if (readers.problem) {
+    report.grammarProblem = readers.problem;
+  }
+  if (snippetLines.length === 0 || placeholders.every(Boolean)) {
+    return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason: 'it holds no code' }, fileName, report);
+  }
+  const plan = planSnippet({ lines: fileLines, outline: fileOutline }, { lines: snippetLines, placeholders, outline: snippetOutline });
+  if (plan.kind === 'refused') {
+    return refused(documentText, fileLines, plan.refusal, fileName, report, options);
+  }
+  report.wholeFile = plan.wholeFile;
+  report.removed = plan.removed.map((r) => ({ what: r.what, startLine: r.start + 1, endLine: r.end }));
+  const made = blocksFrom(fileLines, plan.edits);
+  if (made.blocks.length === 0) {
+    const first = Math.min(...plan.found.map((f) => f.start));
+    const last = Math.max(...plan.found.map((f) => f.end));
+    return unchanged(fileName, report, { startLine: first + 1, endLine: Math.max(first + 1, last) });
+  }
+  const result = await applyBlocksAsync(documentText, made.blocks, options);
+  for (const outcome of result.blocks) {
+    const parts = made.partsOf[outcome.index - 1].map((p) => plan.parts[p]);
+    outcome.notes.unshift(...parts.map(partPhrase));
+    for (const p of parts) {
+      report.parts.push({ what: p.what, action: p.action, block: outcome.index, ...(outcome.range ? { range: outcome.range } : {}) });
+    }
+  }
+  if (plan.wholeFile && report.removed.length > 0 && result.blocks.length > 0) {
+    result.blocks[0].notes.push(
+      `the rewrite removes ${report.removed.map((r) => `${r.what} (lines ${r.startLine}-${r.endLine})`).join(', ')}`,
+    );
+  }
+  result.message = formatMessage({ fileName, status: result.status, blocks: result.blocks });
+  return { ...result, snippet: report };
+}
+
+/** What a part did, as a note of the block that carried it. */
+function partPhrase(part: SnippetPart): string {
+  return part.action === 'rewritten' ? 'part of the rewrite of the whole file' : `${part.action} ${part.what}`;
+}
+
+/** The plan's edits as SEARCH/REPLACE blocks: each changed stretch (found by aligning lines) with a little context, near ones joined. */
+function blocksFrom(fileLines: readonly string[], edits: readonly PlannedEdit[]): { blocks: SearchReplaceBlock[]; partsOf: number[][] } {
+  // Changed stretches: [start, end) of the file -> new lines, with the parts they came from.
+  const hunks: Array<{ start: number; end: number; lines: string[]; parts: number[] }> = [];
+  for (const edit of edits) {
+    const old = fileLines.slice(edit.start, edit.end);
+    const pairs = alignEqual(old, edit.lines);
+    let i = 0;
+    let j = 0;
+    for (const [a, b] of [...pairs, [old.length, edit.lines.length] as [number, number]]) {
+      if (a > i || b > j) {
+        hunks.push({ start: edit.start + i, end: edit.start + a, lines: edit.lines.slice(j, b), parts: [edit.part] });
+      }
+      i = a + 1;
+      j = b + 1;
+    }
+  }
+  const groups: Array<{ start: number; end: number; lines: string[]; parts: number[] }> = [];
+  for (const hunk of hunks) {
+    const last = groups[groups.length - 1];
+    if (last && hunk.start - last.end <= 2 * CONTEXT_LINES) {
+      last.lines.push(...fileLines.slice(last.end, hunk.start), ...hunk.lines);
+      last.end = hunk.end;
+      last.parts.push(...hunk.parts.filter((p) => !last.parts.includes(p)));
+    } else {
+      groups.push({ ...hunk, lines: [...hunk.lines], parts: [...hunk.parts] });
+    }
+  }
+  const blocks: SearchReplaceBlock[] = [];
+  const partsOf: number[][] = [];
+  const emptyFile = fileLines.every((l) => l === '');
+  for (const group of groups) {
+    const from = emptyFile ? 0 : Math.max(0, group.start - CONTEXT_LINES);
+    const to = emptyFile ? fileLines.length : Math.min(fileLines.length, group.end + CONTEXT_LINES);
+    const search = emptyFile ? '' : fileLines.slice(from, to).join('\n');
+    const replace = emptyFile
+      ? group.lines.join('\n')
+      : [...fileLines.slice(from, group.start), ...group.lines, ...fileLines.slice(group.end, to)].join('\n');
+    const index = blocks.length + 1;
+    blocks.push({ index, search, replace, sourceLine: index, ...(emptyFile ? {} : { startLine: from + 1 }) });
+    partsOf.push(group.parts);
+  }
+  return { blocks, partsOf };
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts: number[] = [];
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    starts.push(offset);
+    offset += line.length + 1;
+  }
+  return starts;
+}
+
+function candidateFor(fileLines: readonly string[], lineStarts: readonly number[], place: { start: number; end: number }): Candidate {
+  const end = Math.max(place.end, place.start + 1);
+  const text = fileLines.slice(place.start, end).join('\n');
+  return {
+    startLine: place.start + 1,
+    endLine: end,
+    score: 1,
+    text,
+    start: lineStarts[place.start],
+    end: lineStarts[place.start] + text.length,
+  };
+}
+
+/** The outcome of a part the plan could not place, in the blocks' terms (one block: the code block). */
+async function refused(
+  documentText: string,
+  fileLines: readonly string[],
+  refusal: Refusal,
+  fileName: string,
+  report: SnippetReport,
+  options: SnippetOptions = {},
+): Promise<SnippetResult> {
+  const outcome: BlockOutcome = undecided(1);
+  const reason = `${refusal.what}: ${refusal.reason}`;
+  if (refusal.status === 'ambiguous') {
+    const starts = lineStartsOf(documentText);
+    markAmbiguous(
+      outcome,
+      'exact',
+      (refusal.places ?? []).map((p) => candidateFor(fileLines, starts, p)),
+    );
+    outcome.notes.push(reason);
+  } else if (refusal.status === 'not_found') {
+    outcome.candidates = await nearMisses(documentText, fileLines, refusal.searchLines ?? [], options);
+    outcome.notes.push(reason);
+  } else {
+    markInvalid(outcome, reason);
+  }
+  const status = outcome.status === 'held_back' || outcome.status === 'applied' ? 'invalid' : outcome.status;
+  return {
+    status,
+    edits: [],
+    blocks: [outcome],
+    message: formatMessage({ fileName, status, blocks: [outcome] }),
+    snippet: report,
+  };
+}
+
+/** The file's text closest to some lines of the block, ranked, as the engine finds them for a SEARCH it misses. */
+async function nearMisses(
+  documentText: string,
+  fileLines: readonly string[],
+  lines: readonly string[],
+  options: SnippetOptions,
+): Promise<Candidate[]> {
+  const search = lines.filter((l) => l.trim() !== '').join('\n');
+  if (search === '') {
+    return [];
+  }
+  const probe = await applyBlocksAsync(documentText, [{ index: 1, search, replace: `${search}\n\u0000`, sourceLine: 1 }], {
+    maxCandidates: options.maxCandidates,
+    minScore: options.minScore,
+    autoApplyNormalized: false,
+  });
+  const [outcome] = probe.blocks;
+  if (outcome.range && outcome.status !== 'not_found') {
+    return [candidateFor(fileLines, lineStartsOf(documentText), { start: outcome.range.startLine - 1, end: outcome.range.endLine })];
+  }
+  return outcome.candidates;
+}
+
+/** A block that changes nothing: every part it shows is already in the file. */
+function unchanged(fileName: string, report: SnippetReport, at: LineRange): SnippetResult {
+  const outcome: BlockOutcome = undecided(1);
+  outcome.alreadyApplied = at;
+  outcome.notes.push('the file already holds every line the code block shows: nothing to change');
+  return {
+    status: 'not_found',
+    edits: [],
+    blocks: [outcome],
+    message: `Nothing to apply to ${fileName}: the file already holds every line the code block shows.`,
+    snippet: report,
+  };
+}

@@ -1,0 +1,91 @@
+// Indentation for a code block's lines written into a file: the block's indentation, relative to the line it
+// is placed against, becomes the file's (its unit and its tabs or spaces). A method shown flush left lands
+// at its class's depth; a block indented with two spaces in a file indented with tabs is written with tabs.
+
+export interface IndentStyle {
+  tabs: boolean;
+  /** Columns per level. */
+  unit: number;
+}
+
+const TAB_COLUMNS = 4;
+
+function columnsOf(lead: string): number {
+  let cols = 0;
+  for (const ch of lead) {
+    cols = ch === '\t' ? cols + TAB_COLUMNS - (cols % TAB_COLUMNS) : cols + 1;
+  }
+  return cols;
+}
+
+export const leadOf = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? '';
+
+/** The indentation style of some lines: tabs when most indented lines start with one; the unit is the commonest step. */
+export function indentStyle(lines: readonly string[]): IndentStyle {
+  let tabbed = 0;
+  let spaced = 0;
+  const steps = new Map<number, number>();
+  let previous = 0;
+  for (const line of lines) {
+    if (line.trim() === '') {
+      continue;
+    }
+    const lead = leadOf(line);
+    if (lead.startsWith('\t')) {
+      tabbed++;
+    } else if (lead.startsWith(' ')) {
+      spaced++;
+    }
+    const cols = columnsOf(lead);
+    const step = cols - previous;
+    if (step > 0 && step <= 8) {
+      steps.set(step, (steps.get(step) ?? 0) + 1);
+    }
+    previous = cols;
+  }
+  const tabs = tabbed > spaced;
+  let unit = tabs ? TAB_COLUMNS : 0;
+  if (!tabs) {
+    let best = 0;
+    for (const [step, count] of steps) {
+      if (count > best || (count === best && step < unit)) {
+        best = count;
+        unit = step;
+      }
+    }
+  }
+  return { tabs, unit: unit || TAB_COLUMNS };
+}
+
+function render(cols: number, style: IndentStyle): string {
+  if (!style.tabs) {
+    return ' '.repeat(cols);
+  }
+  return '\t'.repeat(Math.floor(cols / style.unit)) + ' '.repeat(cols % style.unit);
+}
+
+/**
+ * `lines` re-indented: a line's indentation beyond `fromLead` (the block's own base) is rescaled from the
+ * block's unit to the file's and put after `toLead` (the file's base). Lines indented less than the base
+ * (the inside of a multi-line string, say) keep their indentation; blank lines become empty.
+ */
+export function reindent(lines: readonly string[], fromLead: string, toLead: string, from: IndentStyle, to: IndentStyle): string[] {
+  const base = columnsOf(fromLead);
+  const target = columnsOf(toLead);
+  const same = fromLead === toLead && from.tabs === to.tabs && from.unit === to.unit;
+  return lines.map((line) => {
+    if (line.trim() === '') {
+      return '';
+    }
+    if (same) {
+      return line;
+    }
+    const lead = leadOf(line);
+    const cols = columnsOf(lead);
+    if (cols < base) {
+      return line;
+    }
+    const relative = Math.round(((cols - base) * to.unit) / from.unit);
+    return (relative === 0 ? toLead : render(target + relative, to)) + line.slice(lead.length);
+  });
+}

@@ -1,0 +1,222 @@
+// Where each part of a code block goes in a file, decided by structure (issue 20). A code block is one
+// declaration, several, a lazy snippet whose placeholder lines ("// ... existing code ...") stand for the
+// file's code between the parts it shows, or the whole file. Each declaration it shows is found in the file
+// by its name (and kind, and parameters for overloads) within the declaration its context lines give; one
+// the file lacks is inserted beside the one next to it in the block. The plan is a list of line edits
+// against the file; refusals name the places instead: a name that fits more than one declaration, a part
+// that has no place. Nothing the block does not show is removed, except by a whole-file rewrite, whose
+// removals the plan lists. Line numbers here are 0-based.
+
+import { type Decl, describeDecl, walkDecls } from '../match/structure/outline';
+import { indentStyle, leadOf, reindent } from './snippetIndent';
+import { mergeScope } from './snippetScope';
+import {
+  childLead,
+  type FileView,
+  type PlannedEdit,
+  PlanRefusal,
+  type RemovedDecl,
+  type ScopeContext,
+  type SnippetPart,
+  type SnippetPlan,
+  type SnippetView,
+} from './snippetTypes';
+
+export type { FileView, PlannedEdit, RemovedDecl, SnippetPart, SnippetPlan, SnippetView };
+
+const normalise = (line: string): string => line.trim().replace(/\s+/g, ' ');
+
+/** Key a declaration is known by across the block and the file: its enclosing names and its own. */
+function declPath(decl: Decl, parents: readonly Decl[]): string {
+  return [...parents.map((p) => p.name), decl.name].join('.');
+}
+
+/** The file's non-blank lines outside any top-level declaration (imports, statements). */
+function looseTopLines(lines: readonly string[], decls: readonly Decl[]): string[] {
+  const inside = new Uint8Array(lines.length);
+  for (const d of decls) {
+    inside.fill(1, d.lead, d.end + 1);
+  }
+  return lines.filter((l, i) => inside[i] === 0 && l.trim() !== '').map(normalise);
+}
+
+function firstAndLast(lines: readonly string[]): [string, string] | undefined {
+  const filled = lines.filter((l) => l.trim() !== '');
+  return filled.length === 0 ? undefined : [normalise(filled[0]), normalise(filled[filled.length - 1])];
+}
+
+/**
+ * A block without placeholders covers the file when it shows every top-level declaration of the file and
+ * most of its other top-level lines, or when its first and last lines are the file's: a rewrite.
+ */
+export function coversFile(file: FileView, snippet: SnippetView): boolean {
+  if (snippet.placeholders.some(Boolean)) {
+    return false;
+  }
+  const fileEnds = firstAndLast(file.lines);
+  const snippetEnds = firstAndLast(snippet.lines);
+  if (!fileEnds || !snippetEnds) {
+    return fileEnds === undefined;
+  }
+  const filled = file.lines.filter((l) => l.trim() !== '').length;
+  const shownLines = snippet.lines.filter((l) => l.trim() !== '').length;
+  const top = file.outline.decls;
+  const counts = (decls: readonly Decl[]) => {
+    const byName = new Map<string, number>();
+    for (const d of decls) {
+      byName.set(d.name, (byName.get(d.name) ?? 0) + 1);
+    }
+    return byName;
+  };
+  const shown = counts(snippet.outline.decls);
+  const allShown = [...counts(top)].every(([name, count]) => (shown.get(name) ?? 0) >= count);
+  // The same first and last lines, in a block that is more than one declaration (a lone function's first
+  // and last lines may be the file's too) and half the file's length at least.
+  const oneDecl = snippet.outline.decls.length === 1 && looseTopLines(snippet.lines, snippet.outline.decls).length === 0;
+  if (filled >= 3 && !oneDecl && shownLines * 2 >= filled && fileEnds[0] === snippetEnds[0] && fileEnds[1] === snippetEnds[1]) {
+    return true;
+  }
+  if (top.length === 0 || !allShown) {
+    return false;
+  }
+  const loose = looseTopLines(file.lines, top);
+  if (loose.length === 0) {
+    return true;
+  }
+  const snippetLines = new Set(snippet.lines.map(normalise));
+  return loose.filter((l) => snippetLines.has(l)).length * 2 >= loose.length;
+}
+
+/** Declarations of the file a rewrite would remove: those whose enclosing names and name the block does not show. */
+function removedBy(file: FileView, snippet: SnippetView): RemovedDecl[] {
+  const kept = new Set<string>();
+  for (const { decl, parents } of walkDecls(snippet.outline.decls)) {
+    kept.add(declPath(decl, parents));
+  }
+  const removed: RemovedDecl[] = [];
+  for (const { decl, parents } of walkDecls(file.outline.decls)) {
+    if (!kept.has(declPath(decl, parents)) && !parents.some((p) => removed.some((r) => r.start === p.lead && r.end === p.end + 1))) {
+      const owner = parents.length > 0 ? ` of ${describeDecl(parents[parents.length - 1])}` : '';
+      removed.push({ what: `${describeDecl(decl)}${owner}`, start: decl.lead, end: decl.end + 1 });
+    }
+  }
+  return removed;
+}
+
+/** Plans the block against the file: a rewrite when it covers the file, else part by part. */
+export function planSnippet(file: FileView, snippet: SnippetView): SnippetPlan {
+  if (coversFile(file, snippet)) {
+    const lines = reindent(snippet.lines, '', '', indentStyle(snippet.lines), indentStyle(file.lines));
+    // The file's last line break stays as it is (the block's lines have none after them).
+    const end = file.lines.length > 1 && file.lines[file.lines.length - 1] === '' ? file.lines.length - 1 : file.lines.length;
+    return {
+      kind: 'edits',
+      edits: [{ start: 0, end, lines, part: 0 }],
+      parts: [{ action: 'rewritten', what: 'the whole file', fileStart: 0, fileEnd: end }],
+      wholeFile: true,
+      removed: removedBy(file, snippet),
+      found: [{ start: 0, end }],
+    };
+  }
+  const context: ScopeContext = {
+    file,
+    snippet,
+    fileStyle: indentStyle(file.lines),
+    snippetStyle: indentStyle(snippet.lines),
+    edits: [],
+    parts: [],
+    found: [],
+  };
+  try {
+    planTop(context);
+  } catch (error) {
+    if (error instanceof PlanRefusal) {
+      return { kind: 'refused', refusal: error.refusal };
+    }
+    throw error;
+  }
+  if (context.edits.length === 0 && context.found.length === 0) {
+    return {
+      kind: 'refused',
+      refusal: {
+        status: 'not_found',
+        what: 'the code block',
+        reason: 'it shows no declaration and no line of the file, so there is nowhere to put it',
+        searchLines: snippet.lines.filter((_, i) => !snippet.placeholders[i]),
+      },
+    };
+  }
+  const edits = context.edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  for (let i = 1; i < edits.length; i++) {
+    if (edits[i].start < edits[i - 1].end) {
+      throw new Error(`snippet plan: edits overlap at line ${edits[i].start + 1}`);
+    }
+  }
+  return { kind: 'edits', edits, parts: context.parts, wholeFile: false, removed: [], found: context.found };
+}
+
+/**
+ * The block's top level. Its declarations are looked up among the file's top-level ones; one found only
+ * deeper (a method shown without its class) makes that declaration's body the scope, when every such
+ * lookup agrees on it.
+ */
+function planTop(context: ScopeContext): void {
+  const { file, snippet } = context;
+  const fileTop = file.outline.decls;
+  const topNames = new Set(fileTop.map((d) => d.name));
+  const owners = new Set<Decl>();
+  let anyTop = false;
+  for (const shown of snippet.outline.decls) {
+    if (topNames.has(shown.name)) {
+      anyTop = true;
+      continue;
+    }
+    for (const { decl, parents } of walkDecls(fileTop)) {
+      if (decl.name === shown.name && parents.length > 0) {
+        owners.add(parents[parents.length - 1]);
+      }
+    }
+  }
+  if (owners.size > 0) {
+    const [owner] = owners;
+    if (anyTop || owners.size > 1 || !owner.interior) {
+      refuseSpread(context);
+    }
+    mergeScope(context, {
+      file: { start: owner.interior.start, end: owner.interior.end, decls: owner.children, owner },
+      snippet: { start: 0, end: snippet.lines.length, decls: snippet.outline.decls },
+      bounded: false,
+      indent: { from: leadOf(firstFilled(snippet.lines, snippet.placeholders)), to: childLead(context, owner) },
+    });
+    return;
+  }
+  mergeScope(context, {
+    file: { start: 0, end: file.lines.length, decls: fileTop },
+    snippet: { start: 0, end: snippet.lines.length, decls: snippet.outline.decls },
+    bounded: snippet.placeholders.some(Boolean),
+    indent: { from: leadOf(firstFilled(snippet.lines, snippet.placeholders)), to: '' },
+  });
+}
+
+export function firstFilled(lines: readonly string[], placeholders: readonly boolean[]): string {
+  return lines.find((l, i) => l.trim() !== '' && !placeholders[i]) ?? '';
+}
+
+/** Declarations shown without their enclosing one, found in different ones of the file: ask for the context. */
+function refuseSpread(context: ScopeContext): never {
+  const places: Array<{ start: number; end: number }> = [];
+  for (const shown of context.snippet.outline.decls) {
+    for (const { decl } of walkDecls(context.file.outline.decls)) {
+      if (decl.name === shown.name) {
+        places.push({ start: decl.lead, end: decl.end + 1 });
+      }
+    }
+  }
+  throw new PlanRefusal({
+    status: 'ambiguous',
+    what: context.snippet.outline.decls.map(describeDecl).join(', '),
+    reason:
+      'the declarations it shows belong to different enclosing declarations of the file (or to none), and the block does not show which; add the enclosing lines (e.g. `class Cart {` ... `}`)',
+    places,
+  });
+}

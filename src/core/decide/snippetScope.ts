@@ -1,0 +1,456 @@
+// One scope of a code block merged into the matching scope of the file (the top level, or the body of a
+// declaration both show). The block's scope is read as units: declarations, placeholder lines and other
+// lines; so is the file's. Declarations pair by name; other lines pair where their text is the same (in
+// order, between the declarations that paired). What lies between two paired units is a gap: a gap of the
+// block with a placeholder keeps the file's lines there (lines the block adds go next to the unit they
+// follow, or precede); a gap without one, in a scope that uses placeholders, says exactly what stands
+// there, so the file's other lines in it are replaced. The file's declarations are never removed.
+
+import { type Decl, describeDecl } from '../match/structure/outline';
+import { similarity } from '../match/fuzzy/similarity';
+import { leadOf, reindent } from './snippetIndent';
+import { childLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
+
+export interface Scope {
+  file: { start: number; end: number; decls: readonly Decl[]; owner?: Decl };
+  snippet: { start: number; end: number; decls: readonly Decl[] };
+  /** The scope's two ends are where the block's ends are (a body both show, a top level with placeholders). */
+  bounded: boolean;
+  /** The block's indentation of this scope's members, and the file's. */
+  indent: { from: string; to: string };
+}
+
+type Unit = { type: 'decl'; decl: Decl; start: number; end: number } | { type: 'line' | 'placeholder'; start: number; end: number };
+
+/** Two lines the same but for white space. */
+const sameText = (a: string, b: string): boolean => a.trim().replace(/\s+/g, ' ') === b.trim().replace(/\s+/g, ' ');
+/** A changed line this similar to the file's line beside a paired unit is read as that line, changed. */
+const EDGE_PAIR_SCORE = 0.6;
+
+function unitsOf(lines: readonly string[], start: number, end: number, decls: readonly Decl[], placeholders?: readonly boolean[]): Unit[] {
+  const units: Unit[] = [];
+  const byLead = new Map(decls.map((d) => [d.lead, d]));
+  for (let i = start; i < end; i++) {
+    const decl = byLead.get(i);
+    if (decl) {
+      units.push({ type: 'decl', decl, start: i, end: decl.end + 1 });
+      i = decl.end;
+    } else if (placeholders?.[i]) {
+      units.push({ type: 'placeholder', start: i, end: i + 1 });
+    } else if (lines[i].trim() !== '') {
+      units.push({ type: 'line', start: i, end: i + 1 });
+    }
+  }
+  return units;
+}
+
+/** The file declaration among `candidates` that `shown` is: by name, then family, kind and parameters. Refuses two or more. */
+export function findDecl(shown: Decl, candidates: readonly Decl[]): Decl | undefined {
+  let found = candidates.filter((d) => d.name === shown.name);
+  const narrow = (keep: (d: Decl) => boolean) => {
+    const kept = found.filter(keep);
+    if (kept.length > 0) {
+      found = kept;
+    }
+  };
+  if (found.length > 1) {
+    narrow((d) => d.family === shown.family);
+    narrow((d) => d.kind === shown.kind);
+    narrow((d) => d.params === shown.params);
+  }
+  if (found.length > 1) {
+    throw new PlanRefusal({
+      status: 'ambiguous',
+      what: describeDecl(shown),
+      reason: `${shown.name} is declared ${found.length} times here, and the block does not show which one it means; show the enclosing declaration or the lines around it`,
+      places: found.map((d) => ({ start: d.lead, end: d.end + 1 })),
+    });
+  }
+  return found[0];
+}
+
+/** Indexes of the longest increasing run of `values` (the declarations that keep the file's order). */
+function increasingRun(values: readonly number[]): Set<number> {
+  const tails: number[] = [];
+  const previous: number[] = new Array<number>(values.length).fill(-1);
+  for (let i = 0; i < values.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[tails[mid]] < values[i]) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    previous[i] = lo > 0 ? tails[lo - 1] : -1;
+    tails[lo] = i;
+  }
+  const run = new Set<number>();
+  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = previous[i]) {
+    run.add(i);
+  }
+  return run;
+}
+
+/** Pairs of equal lines (longest common subsequence) between two short runs of units. */
+function pairLines(context: ScopeContext, s: readonly Unit[], f: readonly Unit[]): Array<[number, number]> {
+  const sl = context.snippet.lines;
+  const fl = context.file.lines;
+  const equal = (i: number, j: number) => s[i].type === 'line' && f[j].type === 'line' && sameText(sl[s[i].start], fl[f[j].start]);
+  const n = s.length;
+  const m = f.length;
+  if (n === 0 || m === 0 || n * m > 4_000_000) {
+    return [];
+  }
+  const table = new Uint32Array((n + 1) * (m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      table[i * (m + 1) + j] = equal(i, j)
+        ? table[(i + 1) * (m + 1) + j + 1] + 1
+        : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);
+    }
+  }
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0, j = 0; i < n && j < m;) {
+    if (equal(i, j)) {
+      pairs.push([i, j]);
+      i++;
+      j++;
+    } else if (table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]) {
+      i++;
+    } else {
+      j++;
+    }
+  }
+  return pairs;
+}
+
+/** Merges one scope of the block into the file's, adding edits (and parts) to the context. */
+export function mergeScope(context: ScopeContext, scope: Scope): void {
+  const { snippet, file } = context;
+  const sUnits = unitsOf(snippet.lines, scope.snippet.start, scope.snippet.end, scope.snippet.decls, snippet.placeholders);
+  const fUnits = unitsOf(file.lines, scope.file.start, scope.file.end, scope.file.decls);
+  const explicit = sUnits.some((u) => u.type === 'placeholder');
+  // Declarations pair by name; those that keep the file's order anchor the gaps.
+  const declPairs: Array<[number, number]> = [];
+  const used = new Map<Decl, Decl>();
+  sUnits.forEach((u, i) => {
+    if (u.type !== 'decl') {
+      return;
+    }
+    const target = findDecl(
+      u.decl,
+      fUnits.flatMap((f) => (f.type === 'decl' ? [f.decl] : [])),
+    );
+    if (!target) {
+      return;
+    }
+    const twice = used.get(target);
+    if (twice) {
+      throw new PlanRefusal({
+        status: 'invalid',
+        what: describeDecl(u.decl),
+        reason: `the block shows ${describeDecl(u.decl)} twice (lines ${twice.start + 1} and ${u.decl.start + 1} of the block); show it once`,
+      });
+    }
+    used.set(target, u.decl);
+    declPairs.push([i, fUnits.findIndex((f) => f.type === 'decl' && f.decl === target)]);
+  });
+  const inOrder = increasingRun(declPairs.map((p) => p[1]));
+  const anchors: Array<[number, number]> = [];
+  declPairs.forEach((pair, k) => {
+    const [si, fi] = pair;
+    context.found.push({ start: fUnits[fi].start, end: fUnits[fi].end });
+    placeDecl(context, (sUnits[si] as { decl: Decl }).decl, (fUnits[fi] as { decl: Decl }).decl, scope);
+    if (inOrder.has(k)) {
+      anchors.push(pair);
+    }
+  });
+  // Between anchoring declarations, equal lines anchor too.
+  const all: Array<[number, number]> = [];
+  let previous: [number, number] = [-1, -1];
+  for (const anchor of [...anchors, [sUnits.length, fUnits.length] as [number, number]]) {
+    const s = sUnits.slice(previous[0] + 1, anchor[0]);
+    const f = fUnits.slice(previous[1] + 1, anchor[1]);
+    for (const [i, j] of pairLines(context, s, f)) {
+      all.push([previous[0] + 1 + i, previous[1] + 1 + j]);
+      context.found.push({ start: f[j].start, end: f[j].end });
+    }
+    if (anchor[0] < sUnits.length) {
+      all.push(anchor);
+    }
+    previous = anchor;
+  }
+  const unplaced = new Set(declPairs.filter((_, k) => !inOrder.has(k)).map((p) => p[0]));
+  let left: [number, number] = [-1, -1];
+  for (const right of [...all, [sUnits.length, fUnits.length] as [number, number]]) {
+    const s = sUnits.slice(left[0] + 1, right[0]).filter((_, k) => !unplaced.has(left[0] + 1 + k));
+    const f = fUnits.slice(left[1] + 1, right[1]);
+    mergeGap(context, scope, explicit, {
+      s,
+      f,
+      leftEnd: left[1] >= 0 ? fUnits[left[1]].end : undefined,
+      rightStart: right[1] < fUnits.length ? fUnits[right[1]].start : undefined,
+    });
+    left = right;
+  }
+}
+
+interface Gap {
+  /** The block's units between two paired units, and the file's. */
+  s: Unit[];
+  f: Unit[];
+  /** File line after the left paired unit, and of the right one; undefined at an end of the scope. */
+  leftEnd?: number;
+  rightStart?: number;
+}
+
+/** What the block says between two paired units, made into edits. */
+function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: Gap): void {
+  const { s, f } = gap;
+  const start = gap.leftEnd ?? scope.file.start;
+  const end = gap.rightStart ?? scope.file.end;
+  const holes = s.flatMap((u, i) => (u.type === 'placeholder' ? [i] : []));
+  const leftReal = gap.leftEnd !== undefined || scope.bounded;
+  const rightReal = gap.rightStart !== undefined || scope.bounded;
+  if (holes.length === 0 && explicit && leftReal && rightReal && !f.some((u) => u.type === 'decl')) {
+    // A gap the block spells out: its lines replace the file's.
+    if (s.length === 0 && f.length === 0) {
+      return;
+    }
+    if (f.length === 0) {
+      insertUnits(context, scope, s, start, 'after');
+      return;
+    }
+    const from = f.length > 0 ? f[0].start : start;
+    const to = f.length > 0 ? f[f.length - 1].end : from;
+    const lines = s.length > 0 ? blockLines(context, scope, s) : [];
+    if (!sameLines(lines, context.file.lines.slice(from, to))) {
+      addEdit(context, { action: 'changed', what: lineSpan(from, to), fileStart: from, fileEnd: to }, from, to, lines);
+    }
+    return;
+  }
+  const pre = holes.length > 0 ? s.slice(0, holes[0]) : s;
+  const post = holes.length > 0 ? s.slice(holes[holes.length - 1] + 1) : [];
+  const middle = holes.length > 0 ? s.slice(holes[0], holes[holes.length - 1]).filter((u) => u.type !== 'placeholder') : [];
+  if (middle.length > 0) {
+    throw new PlanRefusal({
+      status: 'not_found',
+      what: `line ${middle[0].start + 1} of the block`,
+      reason: `lines ${middle[0].start + 1}-${middle[middle.length - 1].end} of the block stand between two placeholders and are not in the file, so nothing tells where they go; show a line of the file next to them`,
+      searchLines: context.snippet.lines.slice(middle[0].start, middle[middle.length - 1].end),
+    });
+  }
+  const { rest: preRest, after } = pairEdge(context, scope, pre, f, 'left', start);
+  const { rest: postRest, before } = pairEdge(context, scope, post, f, 'right', end);
+  if (holes.length === 0) {
+    // No placeholder: the block's new lines go after the unit they follow, else before the one they precede.
+    if (preRest.length > 0) {
+      if (gap.leftEnd !== undefined) {
+        insertUnits(context, scope, preRest, after, 'after');
+      } else if (gap.rightStart !== undefined) {
+        insertUnits(context, scope, preRest, before, 'before');
+      } else {
+        refuseUnanchored(context, preRest);
+      }
+    }
+    return;
+  }
+  if (preRest.length > 0) {
+    insertUnits(context, scope, preRest, after, 'after');
+  }
+  if (postRest.length > 0) {
+    insertUnits(context, scope, postRest, before, 'before');
+  }
+}
+
+/** Lines of the block beside a paired unit that read as the file's line there, changed. Returns what is left, and where. */
+function pairEdge(
+  context: ScopeContext,
+  scope: Scope,
+  units: Unit[],
+  f: readonly Unit[],
+  side: 'left' | 'right',
+  at: number,
+): { rest: Unit[]; after: number; before: number } {
+  const rest = [...units];
+  const order = side === 'left' ? f : [...f].reverse();
+  let position = at;
+  for (const fileUnit of order) {
+    const unit = side === 'left' ? rest[0] : rest[rest.length - 1];
+    if (!unit || unit.type !== 'line' || fileUnit.type !== 'line') {
+      break;
+    }
+    const mine = context.snippet.lines[unit.start];
+    const theirs = context.file.lines[fileUnit.start];
+    if (similarity(mine.trim(), theirs.trim()) < EDGE_PAIR_SCORE) {
+      break;
+    }
+    const [line] = reindent([mine], scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
+    if (line !== theirs) {
+      addEdit(
+        context,
+        { action: 'changed', what: lineSpan(fileUnit.start, fileUnit.end), fileStart: fileUnit.start, fileEnd: fileUnit.end },
+        fileUnit.start,
+        fileUnit.end,
+        [line],
+      );
+    }
+    position = side === 'left' ? fileUnit.end : fileUnit.start;
+    if (side === 'left') {
+      rest.shift();
+    } else {
+      rest.pop();
+    }
+  }
+  return { rest, after: side === 'left' ? position : at, before: side === 'right' ? position : at };
+}
+
+function refuseUnanchored(context: ScopeContext, units: readonly Unit[]): never {
+  const first = units[0];
+  const last = units[units.length - 1];
+  throw new PlanRefusal({
+    status: 'not_found',
+    what: first.type === 'decl' ? describeDecl(first.decl) : `lines ${first.start + 1}-${last.end} of the block`,
+    reason:
+      'nothing the block shows is in the file, so nothing tells where this goes; show the declaration it follows (or precedes), or put a placeholder line (`// ... existing code ...`) on the side where the file goes on',
+    searchLines: context.snippet.lines.slice(first.start, last.end),
+  });
+}
+
+/** The block's lines of some units, re-indented for the scope. */
+function blockLines(context: ScopeContext, scope: Scope, units: readonly Unit[]): string[] {
+  const lines = context.snippet.lines
+    .slice(units[0].start, units[units.length - 1].end)
+    .filter((_, i) => !context.snippet.placeholders[units[0].start + i]);
+  return reindent(lines, scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
+}
+
+/** Blank lines the file usually puts between the declarations of a scope. */
+function usualGap(context: ScopeContext, scope: Scope): number {
+  const counts = new Map<number, number>();
+  const decls = scope.file.decls;
+  for (let i = 1; i < decls.length; i++) {
+    let blanks = 0;
+    for (let l = decls[i - 1].end + 1; l < decls[i].lead; l++) {
+      if (context.file.lines[l].trim() === '') {
+        blanks++;
+      }
+    }
+    counts.set(blanks, (counts.get(blanks) ?? 0) + 1);
+  }
+  let best = scope.file.owner ? 1 : context.file.outline.reader === 'python' ? 2 : 1;
+  let bestCount = 0;
+  for (const [blanks, count] of counts) {
+    if (count > bestCount) {
+      best = blanks;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** New units of the block inserted at file line `at`, after or before the unit beside them, with the scope's blank lines. */
+function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[], at: number, side: 'after' | 'before'): void {
+  const lines = blockLines(context, scope, units);
+  const hasDecl = units.some((u) => u.type === 'decl');
+  const blanks = hasDecl ? new Array<string>(usualGap(context, scope)).fill('') : [];
+  const atScopeStart = at <= scope.file.start;
+  const atScopeEnd = at >= scope.file.end;
+  const written = side === 'after' && !atScopeStart ? [...blanks, ...lines] : !atScopeEnd ? [...lines, ...blanks] : [...blanks, ...lines];
+  const decls = units.filter((u): u is Extract<Unit, { type: 'decl' }> => u.type === 'decl');
+  const what =
+    decls.length > 0
+      ? decls.map((u) => describeDecl(u.decl)).join(', ')
+      : `lines ${units[0].start + 1}-${units[units.length - 1].end} of the block`;
+  addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, written);
+}
+
+/** A declaration the block shows that is the file's `target`: replaced, or merged when the block shows only part of it. */
+function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scope): void {
+  const { snippet, file } = context;
+  const holes = snippet.placeholders.slice(shown.start, shown.end + 1).some(Boolean);
+  const hides = target.children.some((c) => !shown.children.some((s) => s.name === c.name));
+  const from = shown.lead < shown.start ? target.lead : target.start;
+  if (!holes && !hides) {
+    const lines = reindent(
+      snippet.lines.slice(shown.lead, shown.end + 1),
+      leadOf(snippet.lines[shown.start]),
+      leadOf(file.lines[target.start]),
+      context.snippetStyle,
+      context.fileStyle,
+    );
+    if (!sameLines(lines, file.lines.slice(from, target.end + 1))) {
+      addEdit(
+        context,
+        { action: 'replaced', what: describeOwned(shown, scope), fileStart: from, fileEnd: target.end + 1 },
+        from,
+        target.end + 1,
+        lines,
+      );
+    }
+    return;
+  }
+  if (!shown.interior || !target.interior) {
+    throw new PlanRefusal({
+      status: 'invalid',
+      what: describeDecl(shown),
+      reason: `the block shows only part of ${describeDecl(shown)} (placeholders or left-out members) but its body could not be read line by line in ${shown.interior ? 'the file' : 'the block'}; show it whole`,
+    });
+  }
+  const indent = { from: leadOf(snippet.lines[shown.start]), to: leadOf(file.lines[target.start]) };
+  const stretch = (sFrom: number, sTo: number, fFrom: number, fTo: number, what: string) => {
+    const lines = reindent(snippet.lines.slice(sFrom, sTo), indent.from, indent.to, context.snippetStyle, context.fileStyle);
+    if (!sameLines(lines, file.lines.slice(fFrom, fTo))) {
+      addEdit(context, { action: 'changed', what, fileStart: fFrom, fileEnd: fTo }, fFrom, fTo, lines);
+    }
+  };
+  if (shown.lead < shown.start) {
+    stretch(shown.lead, shown.start, target.lead, target.start, `the comments above ${describeDecl(shown)}`);
+  }
+  stretch(
+    shown.start,
+    shown.interior.start,
+    target.start,
+    target.interior.start,
+    `the first line${shown.interior.start - shown.start > 1 ? 's' : ''} of ${describeDecl(shown)}`,
+  );
+  mergeScope(context, {
+    file: { start: target.interior.start, end: target.interior.end, decls: target.children, owner: target },
+    snippet: { start: shown.interior.start, end: shown.interior.end, decls: shown.children },
+    bounded: holes,
+    indent: { from: memberLead(context, shown), to: childLead(context, target) },
+  });
+  stretch(shown.interior.end, shown.end + 1, target.interior.end, target.end + 1, `the last line of ${describeDecl(shown)}`);
+}
+
+/** The block's indentation of a declaration's members. */
+function memberLead(context: ScopeContext, shown: Decl): string {
+  const interior = shown.interior;
+  for (let i = interior?.start ?? 0; interior && i < interior.end; i++) {
+    const line = context.snippet.lines[i];
+    if (line.trim() !== '' && !context.snippet.placeholders[i]) {
+      return leadOf(line);
+    }
+  }
+  return leadOf(context.snippet.lines[shown.start]) + (context.snippetStyle.tabs ? '\t' : ' '.repeat(context.snippetStyle.unit));
+}
+
+function describeOwned(decl: Decl, scope: Scope): string {
+  return scope.file.owner ? `${describeDecl(decl)} of ${describeDecl(scope.file.owner)}` : describeDecl(decl);
+}
+
+function lineSpan(from: number, to: number): string {
+  return to - from <= 1 ? `line ${from + 1}` : `lines ${from + 1}-${to}`;
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((line, i) => line === b[i]);
+}
+
+function addEdit(context: ScopeContext, part: SnippetPart, start: number, end: number, lines: string[]): void {
+  context.parts.push(part);
+  context.edits.push({ start, end, lines, part: context.parts.length - 1 });
+}

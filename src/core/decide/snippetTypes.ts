@@ -1,0 +1,100 @@
+// The data of planning a code block (snippetPlan.ts): the block and the file as read, the parts and the
+// edits a plan makes, and a refusal. Line numbers are 0-based.
+
+import { type Decl, type Outline } from '../match/structure/outline';
+import { type IndentStyle, leadOf } from './snippetIndent';
+
+/** The code block as read: its lines (placeholders marked), its declarations. */
+export interface SnippetView {
+  lines: readonly string[];
+  placeholders: readonly boolean[];
+  outline: Outline;
+}
+
+export interface FileView {
+  lines: readonly string[];
+  outline: Outline;
+}
+
+/** What a part of the block did (or would do). */
+export interface SnippetPart {
+  action: 'replaced' | 'inserted' | 'changed' | 'rewritten';
+  /** "method addItem", "lines 3-4", "the whole file". */
+  what: string;
+  /** The file's lines it replaces, [start, end); start === end for an insertion before line start. */
+  fileStart: number;
+  fileEnd: number;
+}
+
+export interface PlannedEdit {
+  /** File lines [start, end) replaced by `lines`. */
+  start: number;
+  end: number;
+  lines: string[];
+  /** Index into SnippetPlan.parts. */
+  part: number;
+}
+
+export interface Refusal {
+  status: 'ambiguous' | 'not_found' | 'invalid';
+  /** What the block shows that could not be placed: "method addItem". */
+  what: string;
+  /** Why, in a sentence. */
+  reason: string;
+  /** ambiguous: every place (file lines [start, end)). */
+  places?: Array<{ start: number; end: number }>;
+  /** not_found: the block's lines to look for near misses in the file. */
+  searchLines?: string[];
+}
+
+export interface RemovedDecl {
+  what: string;
+  start: number;
+  end: number;
+}
+
+export type SnippetPlan =
+  | {
+      kind: 'edits';
+      edits: PlannedEdit[];
+      parts: SnippetPart[];
+      wholeFile: boolean;
+      removed: RemovedDecl[];
+      /** File lines [start, end) the block was found at: with no edits, where the file already holds it. */
+      found: Array<{ start: number; end: number }>;
+    }
+  | { kind: 'refused'; refusal: Refusal };
+
+/** Thrown inside the planner to stop at the first part that cannot be placed. */
+export class PlanRefusal extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.reason);
+  }
+}
+
+/** The state of one plan: both texts, their indentation styles, and the edits made so far. */
+export interface ScopeContext {
+  file: FileView;
+  snippet: SnippetView;
+  fileStyle: IndentStyle;
+  snippetStyle: IndentStyle;
+  edits: PlannedEdit[];
+  parts: SnippetPart[];
+  /** File lines [start, end) the block's declarations and lines were found at (changed or not). */
+  found: Array<{ start: number; end: number }>;
+}
+
+/** The indentation of the members of a file declaration: its first member's, else one level below its header. */
+export function childLead(context: Pick<ScopeContext, 'file' | 'fileStyle'>, owner: Decl): string {
+  const interior = owner.interior;
+  if (interior) {
+    for (let i = interior.start; i < interior.end; i++) {
+      const line = context.file.lines[i];
+      if (line.trim() !== '') {
+        return leadOf(line);
+      }
+    }
+  }
+  const header = leadOf(context.file.lines[owner.start]);
+  return header + (context.fileStyle.tabs ? '\t' : ' '.repeat(context.fileStyle.unit));
+}

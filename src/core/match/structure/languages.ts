@@ -1,0 +1,207 @@
+// Which tree-sitter grammar reads a document, and which of its nodes are declarations. The grammars are
+// the WASM builds VS Code itself uses (@vscode/tree-sitter-wasm), shipped in dist/grammars/.
+
+import type { DeclFamily } from './outline';
+
+export interface DeclRule {
+  kind: string;
+  family: DeclFamily;
+}
+
+export interface GrammarSpec {
+  /** Short name used in messages and as the cache key. */
+  id: string;
+  /** File name of the grammar in dist/grammars/. */
+  file: string;
+  /** Node types that declare something, and what they declare. */
+  decls: Record<string, DeclRule>;
+  /** Node types that wrap a declaration and belong to its range (`export`, decorators): the field holding it, or '' for its first named child that is a declaration. */
+  wrappers: Record<string, string>;
+  /** Node types that attach to the declaration below them: comments, decorators, attributes. */
+  leads: ReadonlySet<string>;
+  /** Variable declarations (`const f = () =>`, `X = 1`): read by nameOfVariable in treeSitter.ts. */
+  variables: ReadonlySet<string>;
+  /** How a snippet of members alone (methods without their class) is wrapped to parse, if the language needs it. */
+  memberWrapper?: { open: string; close: string };
+  /** The comment a placeholder line is read as, so it parses wherever it stands (Python needs a statement). */
+  placeholderStandIn: string;
+}
+
+const callable = (kind: string): DeclRule => ({ kind, family: 'callable' });
+const type = (kind: string): DeclRule => ({ kind, family: 'type' });
+const value = (kind: string): DeclRule => ({ kind, family: 'value' });
+
+const JS_DECLS: Record<string, DeclRule> = {
+  function_declaration: callable('function'),
+  generator_function_declaration: callable('function'),
+  class_declaration: type('class'),
+  class: type('class'),
+  method_definition: callable('method'),
+  field_definition: value('field'),
+};
+
+const TS_DECLS: Record<string, DeclRule> = {
+  ...JS_DECLS,
+  abstract_class_declaration: type('class'),
+  interface_declaration: type('interface'),
+  type_alias_declaration: type('type'),
+  enum_declaration: type('enum'),
+  function_signature: callable('function'),
+  method_signature: callable('method'),
+  abstract_method_signature: callable('method'),
+  public_field_definition: value('field'),
+  property_signature: value('field'),
+  internal_module: { kind: 'namespace', family: 'module' },
+  module: { kind: 'module', family: 'module' },
+};
+
+const JS_WRAPPERS = { export_statement: 'declaration' };
+const TS_WRAPPERS = { export_statement: 'declaration', ambient_declaration: '' };
+const C_LIKE_MEMBERS = { open: 'class __SnippetMembers__ {', close: '}' };
+
+export const GRAMMARS: Record<string, GrammarSpec> = {
+  typescript: {
+    id: 'typescript',
+    file: 'tree-sitter-typescript.wasm',
+    decls: TS_DECLS,
+    wrappers: TS_WRAPPERS,
+    leads: new Set(['comment', 'decorator']),
+    variables: new Set(['lexical_declaration', 'variable_declaration']),
+    memberWrapper: C_LIKE_MEMBERS,
+    placeholderStandIn: '//',
+  },
+  tsx: {
+    id: 'tsx',
+    file: 'tree-sitter-tsx.wasm',
+    decls: TS_DECLS,
+    wrappers: TS_WRAPPERS,
+    leads: new Set(['comment', 'decorator']),
+    variables: new Set(['lexical_declaration', 'variable_declaration']),
+    memberWrapper: C_LIKE_MEMBERS,
+    placeholderStandIn: '//',
+  },
+  javascript: {
+    id: 'javascript',
+    file: 'tree-sitter-javascript.wasm',
+    decls: JS_DECLS,
+    wrappers: JS_WRAPPERS,
+    leads: new Set(['comment', 'decorator']),
+    variables: new Set(['lexical_declaration', 'variable_declaration']),
+    memberWrapper: C_LIKE_MEMBERS,
+    placeholderStandIn: '//',
+  },
+  python: {
+    id: 'python',
+    file: 'tree-sitter-python.wasm',
+    decls: { function_definition: callable('def'), class_definition: type('class') },
+    wrappers: { decorated_definition: 'definition' },
+    leads: new Set(['comment']),
+    variables: new Set(['expression_statement']),
+    placeholderStandIn: 'pass',
+  },
+  go: {
+    id: 'go',
+    file: 'tree-sitter-go.wasm',
+    decls: {
+      function_declaration: callable('func'),
+      method_declaration: callable('method'),
+      type_declaration: type('type'),
+      const_declaration: value('const'),
+      var_declaration: value('var'),
+      method_elem: callable('method'),
+      method_spec: callable('method'),
+      field_declaration: value('field'),
+    },
+    wrappers: {},
+    leads: new Set(['comment']),
+    variables: new Set(),
+    placeholderStandIn: '//',
+  },
+  rust: {
+    id: 'rust',
+    file: 'tree-sitter-rust.wasm',
+    decls: {
+      function_item: callable('fn'),
+      function_signature_item: callable('fn'),
+      struct_item: type('struct'),
+      enum_item: type('enum'),
+      union_item: type('union'),
+      trait_item: type('trait'),
+      type_item: type('type'),
+      mod_item: { kind: 'mod', family: 'module' },
+      impl_item: { kind: 'impl', family: 'impl' },
+      const_item: value('const'),
+      static_item: value('static'),
+      macro_definition: callable('macro'),
+      field_declaration: value('field'),
+    },
+    wrappers: {},
+    leads: new Set(['line_comment', 'block_comment', 'attribute_item', 'inner_attribute_item']),
+    variables: new Set(),
+    memberWrapper: { open: 'impl __SnippetMembers__ {', close: '}' },
+    placeholderStandIn: '//',
+  },
+  java: {
+    id: 'java',
+    file: 'tree-sitter-java.wasm',
+    decls: {
+      class_declaration: type('class'),
+      interface_declaration: type('interface'),
+      enum_declaration: type('enum'),
+      record_declaration: type('record'),
+      annotation_type_declaration: type('annotation'),
+      method_declaration: callable('method'),
+      constructor_declaration: callable('constructor'),
+      compact_constructor_declaration: callable('constructor'),
+      field_declaration: value('field'),
+      constant_declaration: value('field'),
+    },
+    wrappers: {},
+    leads: new Set(['line_comment', 'block_comment']),
+    variables: new Set(),
+    memberWrapper: C_LIKE_MEMBERS,
+    placeholderStandIn: '//',
+  },
+};
+
+const BY_LANGUAGE_ID: Record<string, string> = {
+  typescript: 'typescript',
+  typescriptreact: 'tsx',
+  javascript: 'javascript',
+  javascriptreact: 'javascript',
+  python: 'python',
+  go: 'go',
+  rust: 'rust',
+  java: 'java',
+};
+
+const BY_EXTENSION: Record<string, string> = {
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'tsx',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  py: 'python',
+  pyi: 'python',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+};
+
+/** The grammar for a document, by its language id, else its file name's extension; undefined when none fits. */
+export function grammarFor(languageId: string | undefined, fileName: string | undefined): GrammarSpec | undefined {
+  const byId = languageId ? BY_LANGUAGE_ID[languageId.toLowerCase()] : undefined;
+  if (byId) {
+    return GRAMMARS[byId];
+  }
+  const extension = /\.([A-Za-z0-9]+)$/.exec(fileName ?? '')?.[1]?.toLowerCase();
+  const byExtension = extension ? BY_EXTENSION[extension] : undefined;
+  return byExtension ? GRAMMARS[byExtension] : undefined;
+}
+
+/** The file names the product ships for tree-sitter: the runtime first, then every grammar. */
+export const TREE_SITTER_RUNTIME = 'tree-sitter.wasm';
+export const SHIPPED_GRAMMAR_FILES: readonly string[] = [TREE_SITTER_RUNTIME, ...Object.values(GRAMMARS).map((g) => g.file)];

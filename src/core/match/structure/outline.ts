@@ -1,0 +1,246 @@
+// The declarations of a text as plain data: what a code block is matched against, whichever reader found
+// them (tree-sitter for the languages it has a grammar for, treeSitter.ts; the indentation and brace
+// outline below for every other text). Line numbers are 0-based indexes into the text's lines.
+
+/** One declaration (function, method, class, interface, struct, impl, type, constant, field...). */
+export interface Decl {
+  /** What the reader called it: 'function', 'method', 'class', 'interface', 'impl', 'const', 'field'... */
+  kind: string;
+  /** Kinds that may stand for one another (a function rewritten as `const f = () =>` is still f). */
+  family: DeclFamily;
+  /** The name the code calls it by; methods of a Go receiver are `Type.name`, Rust impls `impl Trait for Type`. */
+  name: string;
+  /** The parameter list without white space, when it has one (tells overloads apart). */
+  params?: string;
+  /** First line of the declaration itself. */
+  start: number;
+  /** First line of the comments, decorators and attributes directly above it (no blank line between); <= start. */
+  lead: number;
+  /** Last line (inclusive). */
+  end: number;
+  /** Lines of its body that stand on their own, [start, end): between `{` and `}`, or a Python block. */
+  interior?: { start: number; end: number };
+  /** Declarations directly inside its body, in order. */
+  children: Decl[];
+}
+
+export type DeclFamily = 'callable' | 'type' | 'impl' | 'value' | 'module';
+
+export interface Outline {
+  /** The top-level declarations, in order. */
+  decls: Decl[];
+  /** Who read it: a tree-sitter grammar ('typescript', 'python', ...) or 'outline' (indentation and braces). */
+  reader: string;
+  /** Syntax errors the reader met (tree-sitter ERROR and MISSING nodes); 0 for the outline. */
+  errors: number;
+}
+
+/** Every declaration of an outline, depth first, with its enclosing declarations (outermost first). */
+export function* walkDecls(decls: readonly Decl[], parents: readonly Decl[] = []): Generator<{ decl: Decl; parents: readonly Decl[] }> {
+  for (const decl of decls) {
+    yield { decl, parents };
+    yield* walkDecls(decl.children, [...parents, decl]);
+  }
+}
+
+/** How a declaration is named in messages: "method addItem", "function total". */
+export function describeDecl(decl: Pick<Decl, 'kind' | 'name'>): string {
+  return `${decl.kind} ${decl.name}`;
+}
+
+// ---- the indentation and brace outline, for languages without a grammar ----------------------------
+
+/** Words that open a declaration in many languages, and what kind each makes. */
+const KEYWORD_KINDS: Record<string, { kind: string; family: DeclFamily }> = {
+  function: { kind: 'function', family: 'callable' },
+  func: { kind: 'function', family: 'callable' },
+  fn: { kind: 'function', family: 'callable' },
+  fun: { kind: 'function', family: 'callable' },
+  def: { kind: 'function', family: 'callable' },
+  sub: { kind: 'function', family: 'callable' },
+  proc: { kind: 'function', family: 'callable' },
+  method: { kind: 'method', family: 'callable' },
+  class: { kind: 'class', family: 'type' },
+  struct: { kind: 'struct', family: 'type' },
+  interface: { kind: 'interface', family: 'type' },
+  trait: { kind: 'trait', family: 'type' },
+  enum: { kind: 'enum', family: 'type' },
+  record: { kind: 'record', family: 'type' },
+  object: { kind: 'object', family: 'type' },
+  protocol: { kind: 'protocol', family: 'type' },
+  extension: { kind: 'extension', family: 'impl' },
+  impl: { kind: 'impl', family: 'impl' },
+  module: { kind: 'module', family: 'module' },
+  namespace: { kind: 'namespace', family: 'module' },
+  package: { kind: 'package', family: 'module' },
+};
+
+/** Modifiers that may come before the keyword or the name. */
+const MODIFIERS =
+  /^(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|override|virtual|sealed|open|inline|extern|unsafe|const|pub(?:\([^)]*\))?|data|case|suspend|operator|local|partial|readonly|synchronized|native|declare)\s+)*/;
+const KEYWORD_HEADER = /^([A-Za-z]+)\*?\s+(?:(?:self|this)\.)?([A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*[!?]?)/;
+/** A C-like function or method: a name and a parameter list, then `{` (return types and modifiers before). */
+const CALL_HEADER =
+  /^(?:[\w$<>[\],.*&:?]+\s+)*([A-Za-z_$][\w$]*)\s*\([^;]*\)\s*(?:(?:->|:)\s*[^{;=]+|const|throws\s+[\w.,\s]+|noexcept)?\s*\{\s*$/;
+const CONTROL_WORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'return',
+  'else',
+  'do',
+  'try',
+  'with',
+  'foreach',
+  'elif',
+  'until',
+  'unless',
+  'match',
+  'when',
+]);
+
+/** A line that opens a declaration, read by its words alone. */
+function readHeader(line: string): { kind: string; family: DeclFamily; name: string } | undefined {
+  const text = line.trim().replace(MODIFIERS, '');
+  const keyword = KEYWORD_HEADER.exec(text);
+  if (keyword) {
+    const rule = KEYWORD_KINDS[keyword[1]];
+    if (rule) {
+      return { ...rule, name: keyword[2] };
+    }
+  }
+  const call = CALL_HEADER.exec(text);
+  if (call && !CONTROL_WORDS.has(call[1])) {
+    return { kind: 'function', family: 'callable', name: call[1] };
+  }
+  return undefined;
+}
+
+function indentWidth(line: string): number {
+  let width = 0;
+  for (const ch of line) {
+    if (ch === ' ') {
+      width++;
+    } else if (ch === '\t') {
+      width += 4 - (width % 4);
+    } else {
+      break;
+    }
+  }
+  return width;
+}
+
+const isBlankLine = (line: string): boolean => line.trim() === '';
+
+/** Brace depth change of a line, skipping string literals and line comments roughly (an outline, not a parser). */
+function braceDelta(line: string): { delta: number; opened: boolean } {
+  let delta = 0;
+  let opened = false;
+  let quote = '';
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote) {
+      if (ch === '\\') {
+        i++;
+      } else if (ch === quote) {
+        quote = '';
+      }
+    } else if (ch === '"' || ch === "'" || ch === '`') {
+      quote = ch;
+    } else if ((ch === '/' && line[i + 1] === '/') || ch === '#') {
+      break;
+    } else if (ch === '{') {
+      delta++;
+      opened = true;
+    } else if (ch === '}') {
+      delta--;
+    }
+  }
+  return { delta, opened };
+}
+
+/** The last line of a declaration whose header is at `start`: by its braces, else by indentation (and an `end` line). */
+function declarationEnd(lines: readonly string[], start: number, limit: number): { end: number; braced: boolean } {
+  let depth = 0;
+  for (let i = start; i < limit && i <= start + 3; i++) {
+    const { delta, opened } = braceDelta(lines[i]);
+    depth += delta;
+    if (opened) {
+      for (let j = i + 1; j < limit && depth > 0; j++) {
+        depth += braceDelta(lines[j]).delta;
+        if (depth <= 0) {
+          return { end: j, braced: true };
+        }
+      }
+      return depth <= 0 ? { end: i, braced: true } : { end: limit - 1, braced: true };
+    }
+    if (/[:=]\s*$|\bdo\s*$|\)\s*$/.test(lines[i].trimEnd()) || i === start) {
+      if (!/[({[,]\s*$/.test(lines[i].trimEnd())) {
+        break;
+      }
+    }
+  }
+  const base = indentWidth(lines[start]);
+  let end = start;
+  for (let j = start + 1; j < limit; j++) {
+    if (isBlankLine(lines[j])) {
+      continue;
+    }
+    if (indentWidth(lines[j]) <= base) {
+      if (/^\s*(end\b|\}|\)|\])/.test(lines[j]) && indentWidth(lines[j]) === base) {
+        end = j;
+      }
+      break;
+    }
+    end = j;
+  }
+  return { end, braced: false };
+}
+
+/** Comment lines directly above a line (no blank line between). */
+function leadOf(lines: readonly string[], start: number, floor: number): number {
+  let lead = start;
+  while (lead - 1 >= floor && /^\s*(\/\/|#|--|;|\*|\/\*|@|\[[A-Z])/.test(lines[lead - 1])) {
+    lead--;
+  }
+  return lead;
+}
+
+function outlineRange(lines: readonly string[], from: number, to: number): Decl[] {
+  const decls: Decl[] = [];
+  for (let i = from; i < to; i++) {
+    const header = readHeader(lines[i]);
+    if (!header) {
+      continue;
+    }
+    const { end, braced } = declarationEnd(lines, i, to);
+    const floor = decls.length > 0 ? decls[decls.length - 1].end + 1 : from;
+    const interiorStart = braced ? firstLineAfterBrace(lines, i, end) : i + 1;
+    const interiorEnd = braced ? end : end + 1 - (/^\s*end\b/.test(lines[end]) && end > i ? 1 : 0);
+    const decl: Decl = { ...header, start: i, lead: leadOf(lines, i, floor), end, children: [] };
+    if (interiorStart !== undefined && interiorStart <= interiorEnd && end > i) {
+      decl.interior = { start: interiorStart, end: interiorEnd };
+      decl.children = outlineRange(lines, interiorStart, interiorEnd);
+    }
+    decls.push(decl);
+    i = end;
+  }
+  return decls;
+}
+
+/** The line after the one whose `{` opens the body, when that `{` ends its line. */
+function firstLineAfterBrace(lines: readonly string[], start: number, end: number): number | undefined {
+  for (let i = start; i <= end; i++) {
+    if (braceDelta(lines[i]).opened) {
+      return /\{\s*$/.test(lines[i]) ? i + 1 : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The indentation and brace outline of a text: declarations found by their header words, ended by braces or indentation. */
+export function outlineText(lines: readonly string[]): Outline {
+  return { decls: outlineRange(lines, 0, lines.length), reader: 'outline', errors: 0 };
+}

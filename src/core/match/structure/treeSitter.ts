@@ -1,0 +1,302 @@
+// Declarations read by tree-sitter (web-tree-sitter's runtime, VS Code's WASM grammars). Core does no I/O:
+// the bytes of the runtime and of each grammar come from a GrammarSource the way in provides (the CLI reads
+// dist/grammars/, the extension hosts read them through vscode.workspace.fs). The runtime is loaded on
+// first use and each grammar once; a tree is turned into plain Decl data at once and freed.
+
+import type * as TreeSitter from 'web-tree-sitter';
+import { type Decl, type Outline } from './outline';
+import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
+
+/** Bytes of a file shipped with the product (the tree-sitter runtime .wasm, a grammar .wasm), by file name; undefined when not shipped. */
+export interface GrammarSource {
+  load(file: string): Promise<Uint8Array | undefined>;
+}
+
+type TreeSitterModule = typeof TreeSitter;
+type SyntaxNode = TreeSitter.Node;
+
+let runtime: Promise<TreeSitterModule> | undefined;
+const languages = new Map<string, Promise<TreeSitter.Language>>();
+const parsers = new Map<string, TreeSitter.Parser>();
+
+async function loadRuntime(source: GrammarSource): Promise<TreeSitterModule> {
+  const wasmBinary = await source.load(TREE_SITTER_RUNTIME);
+  if (!wasmBinary) {
+    throw new Error(`the tree-sitter runtime (${TREE_SITTER_RUNTIME}) is not shipped`);
+  }
+  // Required here, not imported: its emscripten glue is evaluated on the first code block, not when the
+  // engine loads. The bytes are handed over, so it never looks for a file (no fetch, no node:fs).
+  const module = require('web-tree-sitter') as TreeSitterModule;
+  await module.Parser.init({ wasmBinary } as unknown as Parameters<TreeSitterModule['Parser']['init']>[0]);
+  return module;
+}
+
+/** A parser for the grammar, loading the runtime and the grammar on first use. Rejects naming what is missing. */
+async function parserFor(grammar: GrammarSpec, source: GrammarSource): Promise<TreeSitter.Parser> {
+  const cached = parsers.get(grammar.id);
+  if (cached) {
+    return cached;
+  }
+  if (!runtime) {
+    runtime = loadRuntime(source);
+    runtime.catch(() => (runtime = undefined));
+  }
+  const module = await runtime;
+  let language = languages.get(grammar.id);
+  if (!language) {
+    language = (async () => {
+      const bytes = await source.load(grammar.file);
+      if (!bytes) {
+        throw new Error(`the ${grammar.id} grammar (${grammar.file}) is not shipped`);
+      }
+      return module.Language.load(bytes);
+    })();
+    languages.set(grammar.id, language);
+    language.catch(() => languages.delete(grammar.id));
+  }
+  const parser = new module.Parser();
+  parser.setLanguage(await language);
+  parsers.set(grammar.id, parser);
+  return parser;
+}
+
+/** Loads what reading `grammar` needs (runtime and grammar), so that parseOutline can run synchronously. */
+export async function prepareGrammar(grammar: GrammarSpec, source: GrammarSource): Promise<void> {
+  await parserFor(grammar, source);
+}
+
+/** Whether prepareGrammar has finished for this grammar. */
+export function grammarReady(grammar: GrammarSpec): boolean {
+  return parsers.has(grammar.id);
+}
+
+/** The declarations of `text` as the grammar reads them; prepareGrammar must have finished. */
+export function parseOutline(grammar: GrammarSpec, text: string): Outline {
+  const parser = parsers.get(grammar.id);
+  if (!parser) {
+    throw new Error(`the ${grammar.id} grammar is not loaded`);
+  }
+  const tree = parser.parse(text);
+  if (!tree) {
+    throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
+  }
+  try {
+    const lines = text.split('\n');
+    const reader = new DeclReader(grammar, lines);
+    const root = tree.rootNode;
+    return { decls: reader.declsIn(root), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
+  } finally {
+    tree.delete();
+  }
+}
+
+function countErrors(node: SyntaxNode): number {
+  if (node.isError || node.isMissing) {
+    return 1;
+  }
+  if (!node.hasError) {
+    return 0;
+  }
+  let count = 0;
+  for (const child of node.children) {
+    if (child) {
+      count += countErrors(child);
+    }
+  }
+  return count;
+}
+
+const stripSpace = (text: string): string => text.replace(/\s+/g, '');
+
+class DeclReader {
+  constructor(
+    private readonly grammar: GrammarSpec,
+    private readonly lines: readonly string[],
+  ) {}
+
+  /** The declarations among the named children of `container`, with the comments and decorators above each. */
+  declsIn(container: SyntaxNode): Decl[] {
+    const decls: Decl[] = [];
+    const children = container.namedChildren.filter((c): c is SyntaxNode => c !== null);
+    let leadStart: number | undefined;
+    let previousEnd = -1;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      const row = child.startPosition.row;
+      if (this.grammar.leads.has(child.type)) {
+        // A comment on the line where something else ends belongs to that, not to what follows.
+        if (row === previousEnd) {
+          previousEnd = child.endPosition.row;
+          continue;
+        }
+        if (leadStart === undefined || row > previousEnd + 1) {
+          leadStart = row;
+        }
+        previousEnd = child.endPosition.row;
+        continue;
+      }
+      const lead = leadStart !== undefined && row <= previousEnd + 1 ? leadStart : row;
+      leadStart = undefined;
+      previousEnd = child.endPosition.row;
+      const decl = this.declOf(child, child);
+      if (decl) {
+        decl.lead = Math.min(lead, decl.start);
+        decls.push(decl);
+      }
+    }
+    return decls;
+  }
+
+  /** The declaration `node` is (through wrappers such as `export`), spanning `outer`. */
+  private declOf(node: SyntaxNode, outer: SyntaxNode): Decl | undefined {
+    const wrapped = this.grammar.wrappers[node.type];
+    if (wrapped !== undefined) {
+      const inner = wrapped ? node.childForFieldName(wrapped) : node.namedChildren.find((c) => c !== null && this.isDecl(c));
+      return inner ? this.declOf(inner, outer) : undefined;
+    }
+    const rule = this.grammar.decls[node.type] ?? this.variableRule(node);
+    if (!rule) {
+      return undefined;
+    }
+    const name = this.nameOf(node);
+    if (name === undefined) {
+      return undefined;
+    }
+    const decl: Decl = {
+      kind: rule.kind,
+      family: rule.family,
+      name,
+      start: outer.startPosition.row,
+      lead: outer.startPosition.row,
+      end:
+        outer.endPosition.column === 0 && outer.endPosition.row > outer.startPosition.row
+          ? outer.endPosition.row - 1
+          : outer.endPosition.row,
+      children: [],
+    };
+    const params = node.childForFieldName('parameters') ?? this.variableValue(node)?.childForFieldName('parameters');
+    if (params) {
+      decl.params = stripSpace(params.text);
+    }
+    const body = this.bodyOf(node);
+    if (body) {
+      decl.interior = this.interiorOf(body, decl);
+      if (decl.interior) {
+        decl.children = this.declsIn(body);
+      }
+    }
+    return decl;
+  }
+
+  private isDecl(node: SyntaxNode): boolean {
+    return node.type in this.grammar.decls || node.type in this.grammar.wrappers || this.variableRule(node) !== undefined;
+  }
+
+  /** `const f = () => ...` is a function; `const X = ...`, Python's `X = ...` a constant: one name, or none. */
+  private variableRule(node: SyntaxNode): DeclRule | undefined {
+    if (!this.grammar.variables.has(node.type)) {
+      return undefined;
+    }
+    const value = this.variableValue(node);
+    if (this.variableName(node) === undefined) {
+      return undefined;
+    }
+    const fn = value !== undefined && /^(arrow_function|function_expression|function|generator_function)$/.test(value.type);
+    return fn ? { kind: 'function', family: 'callable' } : { kind: 'const', family: 'value' };
+  }
+
+  private variableDeclarator(node: SyntaxNode): SyntaxNode | undefined {
+    if (node.type === 'expression_statement') {
+      const assignment = node.namedChildren[0];
+      return node.namedChildCount === 1 && assignment?.type === 'assignment' ? assignment : undefined;
+    }
+    const declarators = node.namedChildren.filter((c) => c?.type === 'variable_declarator');
+    return declarators.length === 1 && declarators[0] ? declarators[0] : undefined;
+  }
+
+  private variableName(node: SyntaxNode): string | undefined {
+    const declarator = this.variableDeclarator(node);
+    const name = declarator?.childForFieldName(declarator.type === 'assignment' ? 'left' : 'name');
+    return name && /^(identifier)$/.test(name.type) ? name.text : undefined;
+  }
+
+  private variableValue(node: SyntaxNode): SyntaxNode | undefined {
+    if (!this.grammar.variables.has(node.type)) {
+      return undefined;
+    }
+    const declarator = this.variableDeclarator(node);
+    return declarator?.childForFieldName(declarator.type === 'assignment' ? 'right' : 'value') ?? undefined;
+  }
+
+  private nameOf(node: SyntaxNode): string | undefined {
+    if (this.grammar.variables.has(node.type)) {
+      return this.variableName(node);
+    }
+    switch (node.type) {
+      case 'impl_item': {
+        const trait = node.childForFieldName('trait');
+        const type = node.childForFieldName('type');
+        return type ? `${trait ? `${stripSpace(trait.text)} for ` : ''}${stripSpace(type.text)}` : undefined;
+      }
+      case 'method_declaration':
+        if (this.grammar.id === 'go') {
+          const receiver = node.childForFieldName('receiver')?.namedChildren[0]?.childForFieldName('type')?.text ?? '';
+          const owner = receiver.replace(/^\*/, '').replace(/\[.*$/, '');
+          return `${owner}.${node.childForFieldName('name')?.text ?? ''}`;
+        }
+        break;
+      case 'type_declaration':
+      case 'const_declaration':
+      case 'var_declaration': {
+        const specs = node.namedChildren.filter((c) => c !== null && /_spec$|^type_alias$/.test(c.type));
+        return specs.length === 1 ? specs[0]?.childForFieldName('name')?.text : undefined;
+      }
+      case 'field_declaration':
+      case 'constant_declaration': {
+        const declarator = node.namedChildren.find((c) => c?.type === 'variable_declarator');
+        const name = declarator?.childForFieldName('name') ?? node.childForFieldName('name');
+        return name?.text;
+      }
+      case 'class':
+        return node.childForFieldName('name')?.text;
+    }
+    return node.childForFieldName('name')?.text;
+  }
+
+  /** Where a declaration's members or statements live. */
+  private bodyOf(node: SyntaxNode): SyntaxNode | undefined {
+    const direct = node.childForFieldName('body') ?? this.variableValue(node)?.childForFieldName('body');
+    if (direct) {
+      return direct;
+    }
+    if (node.type === 'type_declaration') {
+      const spec = node.namedChildren.find((c) => c?.type === 'type_spec');
+      const type = spec?.childForFieldName('type');
+      if (type?.type === 'struct_type') {
+        return type.namedChildren.find((c) => c?.type === 'field_declaration_list') ?? undefined;
+      }
+      return type?.type === 'interface_type' ? type : undefined;
+    }
+    return undefined;
+  }
+
+  /** The body's lines that stand on their own: after a `{` that ends its line, before a `}` that starts one; a Python block. */
+  private interiorOf(body: SyntaxNode, decl: Decl): Decl['interior'] {
+    const open = body.startPosition.row;
+    const close = body.endPosition.row;
+    const braced = /^[{(]/.test(body.text) || body.type === 'interface_type';
+    if (!braced) {
+      // An indented block (Python): from its first line, if that is below the header, to the declaration's end.
+      return open > decl.start ? { start: open, end: decl.end + 1 } : undefined;
+    }
+    const openLine = this.lines[open] ?? '';
+    const braceColumn = body.type === 'interface_type' ? openLine.indexOf('{', body.startPosition.column) : body.startPosition.column;
+    if (braceColumn < 0 || openLine.slice(braceColumn + 1).trim() !== '' || close <= open) {
+      return undefined;
+    }
+    if (!/^\s*[})]/.test(this.lines[close] ?? '')) {
+      return undefined;
+    }
+    return { start: open + 1, end: close };
+  }
+}
