@@ -124,11 +124,17 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     );
   }
 
+  const flags = readApplyWords(argv.slice(1));
+  return applyArgs(applyFile(flags.positional), flags.values, flags.booleans);
+}
+
+/** The words after "apply", sorted: positional ones, flags with values, boolean flags. Usage errors for bad flags. */
+function readApplyWords(argv: readonly string[]): { positional: string[]; values: Map<string, string>; booleans: Set<string> } {
   const positional: string[] = [];
   const values = new Map<string, string>();
   const booleans = new Set<string>();
   let onlyPositional = false;
-  for (let k = 1; k < argv.length; k++) {
+  for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
     if (onlyPositional || !arg.startsWith('-') || arg === '-') {
       positional.push(arg);
@@ -166,7 +172,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       throw new UsageError(`unknown option ${name}`);
     }
   }
+  return { positional, values, booleans };
+}
 
+/** The one <file> among the positional words. */
+function applyFile(positional: readonly string[]): string {
   if (positional.length === 0) {
     throw new UsageError('missing <file>: expected "apply <file>"');
   }
@@ -176,10 +186,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (positional[0] === '-') {
     throw new UsageError('<file> must be a path (stdin is for the blocks)');
   }
+  return positional[0];
+}
 
+/** The apply command's arguments from its flags, each value checked (a usage error names the flag). */
+function applyArgs(file: string, values: ReadonlyMap<string, string>, booleans: ReadonlySet<string>): ApplyArgs {
   const args: ApplyArgs = {
     command: 'apply',
-    file: positional[0],
+    file,
     json: booleans.has('--json'),
     dryRun: booleans.has('--dry-run'),
   };
