@@ -146,141 +146,128 @@ const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
  * written, each with indentation through the match's relation.
  */
 export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
-  const replace = prepareReplaceLines(input.replaceLines, input.lineNumbersStripped, input.restoredTags);
-  const search = input.searchLines;
-  const keep = input.keepTrailingWhitespace;
-  const key = keep ? (l: string) => l : trimEndWs;
-  const fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
-  const replaceOf = new Map<number, number>();
-  for (const [r, s] of alignEqual(replace.map(key), search.map(key))) {
-    replaceOf.set(s, r);
-  }
+  return new ReplacementWriter(input).lines();
+}
 
-  // SEARCH indentation -> the file's, as the matched lines show it (first pair wins in a mixed file).
-  const leadOf = new Map<string, string>();
-  const linePairs: Array<readonly [string, string]> = [];
-  for (const [si, fi] of input.pairs) {
-    const sl = search[si];
-    const fl = input.fileLines[fi];
-    linePairs.push([sl, fl]);
-    if (isBlank(sl) || isBlank(fl)) {
-      continue;
-    }
-    const ls = leadingWhitespace(sl);
-    if (!leadOf.has(ls)) {
-      leadOf.set(ls, leadingWhitespace(fl));
-    }
-  }
-  const mapLead = (lead: string) => leadOf.get(lead) ?? mapIndent(input.indent, lead);
+/** One buildReplacement: the three line lists, how they align, and the file's conventions the matched lines show. */
+class ReplacementWriter {
+  private readonly replace: string[];
+  private readonly search: readonly string[];
+  private readonly fileLines: readonly string[];
+  /** Trailing whitespace is kept (Markdown). */
+  private readonly keep: boolean;
+  /** SEARCH line -> the file line it corresponds to. */
+  private readonly fileOf: Map<number, number>;
+  /** SEARCH line -> the REPLACE line that repeats it unchanged. */
+  private readonly replaceOf = new Map<number, number>();
+  /** SEARCH indentation -> the file's, as the matched lines show it (first pair wins in a mixed file). */
+  private readonly leadOf = new Map<string, string>();
+  /** [SEARCH line, file line] of every pair. */
+  private readonly linePairs: Array<readonly [string, string]> = [];
+  private styleQuotes: ReturnType<typeof quoteStyler> | undefined;
+  private stylerReady = false;
+  private readonly fileHas: (ch: string) => boolean;
 
-  // The quote relation of the matched lines (the same at every tier, so the written text does not
-  // depend on which tier matched, e.g. on the file's line endings).
-  let styleQuotes: ReturnType<typeof quoteStyler> | undefined;
-  let stylerReady = false;
-  const styler = () => {
-    if (!stylerReady) {
-      stylerReady = true;
-      if (input.preserveQuoteStyle) {
-        const withQuotes = linePairs.filter(([a, b]) => quoteChars(a).length === quoteChars(b).length);
-        styleQuotes = quoteStyler(alignQuotes(withQuotes) ?? [], input.fileLines.join('\n'));
+  constructor(private readonly input: ReplacementInput) {
+    this.replace = prepareReplaceLines(input.replaceLines, input.lineNumbersStripped, input.restoredTags);
+    this.search = input.searchLines;
+    this.fileLines = input.fileLines;
+    this.keep = input.keepTrailingWhitespace;
+    const key = this.keep ? (l: string) => l : trimEndWs;
+    this.fileOf = new Map<number, number>(input.pairs.map(([s, f]) => [s, f]));
+    for (const [r, s] of alignEqual(this.replace.map(key), this.search.map(key))) {
+      this.replaceOf.set(s, r);
+    }
+    for (const [si, fi] of input.pairs) {
+      const sl = this.search[si];
+      const fl = input.fileLines[fi];
+      this.linePairs.push([sl, fl]);
+      if (isBlank(sl) || isBlank(fl)) {
+        continue;
+      }
+      const ls = leadingWhitespace(sl);
+      if (!this.leadOf.has(ls)) {
+        this.leadOf.set(ls, leadingWhitespace(fl));
       }
     }
-    return styleQuotes;
-  };
-  const fileHas = input.fileHas ?? ((ch: string) => input.fileLines.some((l) => l.includes(ch)));
-  const conformFresh = (text: string) => {
-    let out = text;
-    if (/[^\x00-\x7F]/.test(out)) {
-      out = out.replace(SPECIAL_SPACE_RE, (ch) => (fileHas(ch) ? ch : ' '));
-      out = out.replace(ZERO_WIDTH_RE, (ch) => (fileHas(ch) ? ch : ''));
+    this.fileHas = input.fileHas ?? ((ch: string) => input.fileLines.some((l) => l.includes(ch)));
+  }
+
+  lines(): ReplacementLine[] {
+    const syncs = this.syncPoints();
+    const out: ReplacementLine[] = [];
+    for (let i = 0; i + 1 < syncs.length; i++) {
+      const [s1, f1, r1] = syncs[i];
+      const [s2, f2, r2] = syncs[i + 1];
+      if (i > 0) {
+        out.push({ text: this.fileLines[f1], fileLine: f1 });
+      }
+      if (this.untouched(s1, r1, s2, r2)) {
+        for (let f = f1 + 1; f < f2; f++) {
+          out.push({ text: this.fileLines[f], fileLine: f });
+        }
+        continue;
+      }
+      this.writeChanged(out, s1, r1, s2, r2);
     }
     return out;
-  };
-  /** Lead + pieces -> one line, the model's pieces brought into the file's conventions. */
-  const assemble = (lead: string, pieces: Piece[], trailing: Piece): ReplacementLine => {
-    const all = [...pieces];
-    if (trailing.text !== '' && (!trailing.fresh || keep)) {
-      all.push(trailing);
-    }
-    let text = lead;
-    const fresh: Array<[number, number]> = [];
-    for (const p of all) {
-      const t = p.fresh ? conformFresh(p.text) : p.text;
-      if (p.fresh) {
-        fresh.push([text.length, text.length + t.length]);
-      }
-      text += t;
-    }
-    const quotes = fresh.length ? styler() : undefined;
-    if (quotes) {
-      text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));
-    }
-    return { text };
-  };
-  const newLine = (line: string): ReplacementLine => {
-    if (isBlank(line)) {
-      return { text: keep ? line : '' };
-    }
-    const lead = leadingWhitespace(line);
-    const rest = line.slice(lead.length);
-    const body = keep ? rest : trimEndWs(rest);
-    return assemble(mapLead(lead), [{ text: body, fresh: true }], { text: '', fresh: true });
-  };
-  const mergedLine = (r: number, s: number, f: number): ReplacementLine => {
-    const line = replace[r];
-    if (isBlank(line)) {
-      return { text: keep ? line : '' };
-    }
-    const rt = tokenizeLine(line);
-    const st = tokenizeLine(search[s]);
-    const ft = tokenizeLine(input.fileLines[f]);
-    const lead = rt.lead === st.lead ? ft.lead : mapLead(rt.lead);
-    const { body, trailing } = mergeLine(st, ft, rt, alignEqual, !input.preserveQuoteStyle);
-    return assemble(lead, body, trailing);
-  };
-
-  const syncs: Array<[number, number, number]> = [[-1, -1, -1]];
-  for (let s = 0; s < search.length; s++) {
-    const f = fileOf.get(s);
-    const r = replaceOf.get(s);
-    if (f !== undefined && r !== undefined) {
-      syncs.push([s, f, r]);
-    }
   }
-  syncs.push([search.length, input.fileLines.length, replace.length]);
 
-  const out: ReplacementLine[] = [];
-  for (let i = 0; i + 1 < syncs.length; i++) {
-    const [s1, f1, r1] = syncs[i];
-    const [s2, f2, r2] = syncs[i + 1];
-    if (i > 0) {
-      out.push({ text: input.fileLines[f1], fileLine: f1 });
+  /** [SEARCH, file, REPLACE] line of each sync point, framed by one before the start and one past the end. */
+  private syncPoints(): Array<[number, number, number]> {
+    const syncs: Array<[number, number, number]> = [[-1, -1, -1]];
+    for (let s = 0; s < this.search.length; s++) {
+      const f = this.fileOf.get(s);
+      const r = this.replaceOf.get(s);
+      if (f !== undefined && r !== undefined) {
+        syncs.push([s, f, r]);
+      }
     }
+    syncs.push([this.search.length, this.fileLines.length, this.replace.length]);
+    return syncs;
+  }
+
+  /** REPLACE left the stretch between two sync points alone: every SEARCH line of it stands unchanged. */
+  private untouched(s1: number, r1: number, s2: number, r2: number): boolean {
     let untouched = r2 - r1 === s2 - s1;
     for (let s = s1 + 1; s < s2 && untouched; s++) {
-      if (!replaceOf.has(s)) {
+      if (!this.replaceOf.has(s)) {
         untouched = false;
       }
     }
-    if (untouched) {
-      for (let f = f1 + 1; f < f2; f++) {
-        out.push({ text: input.fileLines[f], fileLine: f });
-      }
-      continue;
-    }
+    return untouched;
+  }
+
+  /** A stretch REPLACE changed: unchanged lines from the file, changed ones merged, new ones as written. */
+  private writeChanged(out: ReplacementLine[], s1: number, r1: number, s2: number, r2: number): void {
     const searchOf = new Map<number, number>();
     for (let s = s1 + 1; s < s2; s++) {
-      const r = replaceOf.get(s);
+      const r = this.replaceOf.get(s);
       if (r !== undefined) {
         searchOf.set(r, s);
       }
     }
-    // Changed lines pair with changed SEARCH lines between the same unchanged neighbours.
+    const changed = this.pairChangedLines(searchOf, s1, r1, s2, r2);
+    for (let r = r1 + 1; r < r2; r++) {
+      const s = searchOf.get(r);
+      const f = s === undefined ? undefined : this.fileOf.get(s);
+      if (f !== undefined) {
+        out.push({ text: this.fileLines[f], fileLine: f });
+        continue;
+      }
+      const sc = changed.get(r);
+      const fc = sc === undefined ? undefined : this.fileOf.get(sc);
+      out.push(sc !== undefined && fc !== undefined ? this.mergedLine(r, sc, fc) : this.newLine(this.replace[r]));
+    }
+  }
+
+  /** Changed lines pair with changed SEARCH lines between the same unchanged neighbours (REPLACE line -> SEARCH line). */
+  private pairChangedLines(searchOf: ReadonlyMap<number, number>, s1: number, r1: number, s2: number, r2: number): Map<number, number> {
     const changed = new Map<number, number>();
     let rs = r1 + 1;
     let ss = s1 + 1;
     const flush = (rEnd: number, sEnd: number) => {
-      for (const [r, s] of pairChanged(replace, search, rs, rEnd, ss, sEnd)) {
+      for (const [r, s] of pairChanged(this.replace, this.search, rs, rEnd, ss, sEnd)) {
         changed.set(r, s);
       }
     };
@@ -294,19 +281,81 @@ export function buildReplacement(input: ReplacementInput): ReplacementLine[] {
       ss = s + 1;
     }
     flush(r2, s2);
-    for (let r = r1 + 1; r < r2; r++) {
-      const s = searchOf.get(r);
-      const f = s === undefined ? undefined : fileOf.get(s);
-      if (f !== undefined) {
-        out.push({ text: input.fileLines[f], fileLine: f });
-        continue;
-      }
-      const sc = changed.get(r);
-      const fc = sc === undefined ? undefined : fileOf.get(sc);
-      out.push(sc !== undefined && fc !== undefined ? mergedLine(r, sc, fc) : newLine(replace[r]));
-    }
+    return changed;
   }
-  return out;
+
+  private mapLead(lead: string): string {
+    return this.leadOf.get(lead) ?? mapIndent(this.input.indent, lead);
+  }
+
+  /**
+   * The quote relation of the matched lines (the same at every tier, so the written text does not
+   * depend on which tier matched, e.g. on the file's line endings). Made on first use.
+   */
+  private styler(): ReturnType<typeof quoteStyler> | undefined {
+    if (!this.stylerReady) {
+      this.stylerReady = true;
+      if (this.input.preserveQuoteStyle) {
+        const withQuotes = this.linePairs.filter(([a, b]) => quoteChars(a).length === quoteChars(b).length);
+        this.styleQuotes = quoteStyler(alignQuotes(withQuotes) ?? [], this.fileLines.join('\n'));
+      }
+    }
+    return this.styleQuotes;
+  }
+
+  private conformFresh(text: string): string {
+    let out = text;
+    if (/[^\x00-\x7F]/.test(out)) {
+      out = out.replace(SPECIAL_SPACE_RE, (ch) => (this.fileHas(ch) ? ch : ' '));
+      out = out.replace(ZERO_WIDTH_RE, (ch) => (this.fileHas(ch) ? ch : ''));
+    }
+    return out;
+  }
+
+  /** Lead + pieces -> one line, the model's pieces brought into the file's conventions. */
+  private assemble(lead: string, pieces: Piece[], trailing: Piece): ReplacementLine {
+    const all = [...pieces];
+    if (trailing.text !== '' && (!trailing.fresh || this.keep)) {
+      all.push(trailing);
+    }
+    let text = lead;
+    const fresh: Array<[number, number]> = [];
+    for (const p of all) {
+      const t = p.fresh ? this.conformFresh(p.text) : p.text;
+      if (p.fresh) {
+        fresh.push([text.length, text.length + t.length]);
+      }
+      text += t;
+    }
+    const quotes = fresh.length ? this.styler() : undefined;
+    if (quotes) {
+      text = quotes(text, (i) => fresh.some(([a, b]) => i >= a && i < b));
+    }
+    return { text };
+  }
+
+  private newLine(line: string): ReplacementLine {
+    if (isBlank(line)) {
+      return { text: this.keep ? line : '' };
+    }
+    const lead = leadingWhitespace(line);
+    const rest = line.slice(lead.length);
+    const body = this.keep ? rest : trimEndWs(rest);
+    return this.assemble(this.mapLead(lead), [{ text: body, fresh: true }], { text: '', fresh: true });
+  }
+
+  private mergedLine(r: number, s: number, f: number): ReplacementLine {
+    const line = this.replace[r];
+    if (isBlank(line)) {
+      return { text: this.keep ? line : '' };
+    }
+    const rt = tokenizeLine(line);
+    const st = tokenizeLine(this.search[s]);
+    const ft = tokenizeLine(this.fileLines[f]);
+    const lead = rt.lead === st.lead ? ft.lead : this.mapLead(rt.lead);
+    const { body, trailing } = mergeLine(st, ft, rt, alignEqual, !this.input.preserveQuoteStyle);
+    return this.assemble(lead, body, trailing);
+  }
 }
 
 /** Whitespace-, quote- and unicode-insensitive line key used to pair SEARCH with a fuzzy/chosen region. */
