@@ -241,116 +241,54 @@ function belongsTo(git: GitHeader, paths: { oldPath: string; newPath: string }):
   return [paths.oldPath, paths.newPath].some((p) => !isDevNull(p) && names.includes(p));
 }
 
+/** What parseUnifiedDiff has read so far. */
+interface DiffReading {
+  files: FileChange[];
+  /** The file the hunks read now belong to. */
+  current: FileChange | undefined;
+  /** The `diff --git` section being read, if any. */
+  git: GitHeader | undefined;
+  /** Hunks (blocks) read so far. */
+  hunks: number;
+}
+
 function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
-  const files: FileChange[] = [];
-  let current: FileChange | undefined;
-  let git: GitHeader | undefined;
-  let hunks = 0;
-
-  // A `diff --git` section with no ---/+++ lines: a pure rename, or an empty added or deleted file.
-  const flushGit = () => {
-    if (!git || git.used) {
-      return;
-    }
-    const oldPath = git.renameFrom ?? git.oldPath;
-    const newPath = git.renameTo ?? git.newPath;
-    if (git.newFile && newPath) {
-      files.push({
-        kind: 'add',
-        path: newPath,
-        blocks: [{ index: ++hunks, search: '', replace: '', sourceLine: git.line, filePath: newPath, hunk: { format: 'unified-diff' } }],
-        sourceLine: git.line,
-      });
-    } else if (git.deletedFile && oldPath) {
-      files.push({ kind: 'delete', path: oldPath, blocks: [], sourceLine: git.line });
-    } else if (git.renameFrom && git.renameTo) {
-      files.push({ kind: 'update', path: git.renameFrom, moveTo: git.renameTo, blocks: [], sourceLine: git.line });
-    }
-  };
-
+  const st: DiffReading = { files: [], current: undefined, git: undefined, hunks: 0 };
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
     if (line.startsWith('diff --git ')) {
-      flushGit();
-      git = { line: i + 1, ...gitHeaderPaths(line) };
-      current = undefined;
+      flushGit(st);
+      st.git = { line: i + 1, ...gitHeaderPaths(line) };
+      st.current = undefined;
       i++;
       continue;
     }
-    if (git && !git.used) {
-      if (/^new file mode /.test(line)) {
-        git.newFile = true;
-      } else if (/^deleted file mode /.test(line)) {
-        git.deletedFile = true;
-      } else if (line.startsWith('rename from ')) {
-        git.renameFrom = line.slice('rename from '.length).trim();
-      } else if (line.startsWith('rename to ')) {
-        git.renameTo = line.slice('rename to '.length).trim();
-      } else if (line.startsWith('Binary files ') || line === 'GIT binary patch') {
-        failFile(
-          hunks + 1,
-          i + 1,
-          'a text diff',
-          `${git.newPath ?? git.oldPath ?? 'a file'} has a binary diff, which cannot be applied as text`,
-        );
-      }
+    if (st.git && !st.git.used) {
+      readGitHeaderLine(st, st.git, line, i);
     }
     if (line.startsWith('--- ') && i + 1 < lines.length && lines[i + 1].startsWith('+++ ')) {
-      const paths = stripPrefixes(headerPath(line.slice(4)), headerPath(lines[i + 1].slice(4)));
-      if (git && !git.used && !belongsTo(git, paths)) {
-        // A plain diff after a git section without ---/+++ lines (e.g. a pure rename).
-        flushGit();
-        git = undefined;
-      }
-      const added = isDevNull(paths.oldPath) || git?.newFile === true;
-      const deleted = isDevNull(paths.newPath) || git?.deletedFile === true;
-      if (added && deleted) {
-        failFile(hunks + 1, i + 1, 'a file path', 'both sides of the file header are /dev/null');
-      }
-      if (added) {
-        current = { kind: 'add', path: paths.newPath, blocks: [], sourceLine: i + 1 };
-      } else if (deleted) {
-        current = { kind: 'delete', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
-      } else {
-        current = { kind: 'update', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
-        // Only git's rename headers say "move"; otherwise two names are two spellings of the file to edit.
-        if (paths.newPath !== paths.oldPath) {
-          const renamed = git?.renameFrom !== undefined && git.renameTo !== undefined;
-          if (renamed) {
-            current.moveTo = paths.newPath;
-          } else {
-            current.names = [paths.oldPath, paths.newPath];
-          }
-        }
-      }
-      if (current.path === '') {
-        failFile(hunks + 1, i + 1, 'a file path', `the file header '${line.trim()}' names no file`);
-      }
-      files.push(current);
-      if (git) {
-        git.used = true;
-      }
+      readFileHeader(st, line, lines[i + 1], i);
       i += 2;
       continue;
     }
     const numeric = HUNK_HEADER.exec(line);
-    if (numeric || (current && LOOSE_HUNK_HEADER.test(line))) {
-      if (!current) {
+    if (numeric || (st.current && LOOSE_HUNK_HEADER.test(line))) {
+      if (!st.current) {
         // Hunks without a file header: they go to whatever file the caller applies them to.
-        current = { kind: 'update', blocks: [], sourceLine: i + 1 };
-        files.push(current);
+        st.current = { kind: 'update', blocks: [], sourceLine: i + 1 };
+        st.files.push(st.current);
       }
-      i = readUnifiedHunk(lines, i, numeric, current, ++hunks);
+      i = readUnifiedHunk(lines, i, numeric, st.current, ++st.hunks);
       continue;
     }
     i++;
   }
-  flushGit();
-  for (const file of files) {
+  flushGit(st);
+  for (const file of st.files) {
     if (file.kind === 'add' && file.blocks.length === 0) {
       file.blocks.push({
-        index: ++hunks,
+        index: ++st.hunks,
         search: '',
         replace: '',
         sourceLine: file.sourceLine,
@@ -359,7 +297,90 @@ function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
       });
     }
   }
-  return { format: 'unified-diff', files };
+  return { format: 'unified-diff', files: st.files };
+}
+
+/** A `diff --git` section with no ---/+++ lines: a pure rename, or an empty added or deleted file. */
+function flushGit(st: DiffReading): void {
+  const git = st.git;
+  if (!git || git.used) {
+    return;
+  }
+  const oldPath = git.renameFrom ?? git.oldPath;
+  const newPath = git.renameTo ?? git.newPath;
+  if (git.newFile && newPath) {
+    st.files.push({
+      kind: 'add',
+      path: newPath,
+      blocks: [{ index: ++st.hunks, search: '', replace: '', sourceLine: git.line, filePath: newPath, hunk: { format: 'unified-diff' } }],
+      sourceLine: git.line,
+    });
+  } else if (git.deletedFile && oldPath) {
+    st.files.push({ kind: 'delete', path: oldPath, blocks: [], sourceLine: git.line });
+  } else if (git.renameFrom && git.renameTo) {
+    st.files.push({ kind: 'update', path: git.renameFrom, moveTo: git.renameTo, blocks: [], sourceLine: git.line });
+  }
+}
+
+/** One line of a `diff --git` section's extended header (line index i): new, deleted, renamed, binary. */
+function readGitHeaderLine(st: DiffReading, git: GitHeader, line: string, i: number): void {
+  if (/^new file mode /.test(line)) {
+    git.newFile = true;
+  } else if (/^deleted file mode /.test(line)) {
+    git.deletedFile = true;
+  } else if (line.startsWith('rename from ')) {
+    git.renameFrom = line.slice('rename from '.length).trim();
+  } else if (line.startsWith('rename to ')) {
+    git.renameTo = line.slice('rename to '.length).trim();
+  } else if (line.startsWith('Binary files ') || line === 'GIT binary patch') {
+    failFile(
+      st.hunks + 1,
+      i + 1,
+      'a text diff',
+      `${git.newPath ?? git.oldPath ?? 'a file'} has a binary diff, which cannot be applied as text`,
+    );
+  }
+}
+
+/** A ---/+++ file header (its --- line at index i): the file the hunks after it change, added or deleted. */
+function readFileHeader(st: DiffReading, line: string, next: string, i: number): void {
+  const paths = stripPrefixes(headerPath(line.slice(4)), headerPath(next.slice(4)));
+  if (st.git && !st.git.used && !belongsTo(st.git, paths)) {
+    // A plain diff after a git section without ---/+++ lines (e.g. a pure rename).
+    flushGit(st);
+    st.git = undefined;
+  }
+  const git = st.git;
+  const added = isDevNull(paths.oldPath) || git?.newFile === true;
+  const deleted = isDevNull(paths.newPath) || git?.deletedFile === true;
+  if (added && deleted) {
+    failFile(st.hunks + 1, i + 1, 'a file path', 'both sides of the file header are /dev/null');
+  }
+  let current: FileChange;
+  if (added) {
+    current = { kind: 'add', path: paths.newPath, blocks: [], sourceLine: i + 1 };
+  } else if (deleted) {
+    current = { kind: 'delete', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
+  } else {
+    current = { kind: 'update', path: paths.oldPath, blocks: [], sourceLine: i + 1 };
+    // Only git's rename headers say "move"; otherwise two names are two spellings of the file to edit.
+    if (paths.newPath !== paths.oldPath) {
+      const renamed = git?.renameFrom !== undefined && git.renameTo !== undefined;
+      if (renamed) {
+        current.moveTo = paths.newPath;
+      } else {
+        current.names = [paths.oldPath, paths.newPath];
+      }
+    }
+  }
+  if (current.path === '') {
+    failFile(st.hunks + 1, i + 1, 'a file path', `the file header '${line.trim()}' names no file`);
+  }
+  st.current = current;
+  st.files.push(current);
+  if (git) {
+    git.used = true;
+  }
 }
 
 /** Reads one hunk starting at its `@@` line; returns the index of the first line after it. */
@@ -475,180 +496,233 @@ function isSectionEnd(trimmed: string): boolean {
 }
 
 function parseApplyPatch(lines: readonly string[], lastLine: number): ParsedPatch {
-  const files: FileChange[] = [];
-  let hunks = 0;
-  let i = 0;
-  while (i < lines.length) {
-    if (!BEGIN_PATCH.test(lines[i])) {
-      i++;
-      continue;
+  return new ApplyPatchReader(lines, lastLine).read();
+}
+
+/** An apply_patch hunk being read: its @@ anchors and lines so far. */
+interface PendingHunk {
+  anchors: string[];
+  body: HunkLine[];
+  /** Input line the hunk starts on (its first @@, else its first line). */
+  hunkLine: number;
+  /** An @@ line came since the last hunk ended. */
+  sawHeader: boolean;
+}
+
+/** Reads apply_patch text: each patch from Begin Patch to End Patch, its file sections, their hunks. */
+class ApplyPatchReader {
+  private readonly files: FileChange[] = [];
+  /** Hunks (blocks) read so far. */
+  private hunks = 0;
+  /** Index of the line being read. */
+  private i = 0;
+  /** The indentation of the Begin line is the patch's own (a patch nested in a Markdown list). */
+  private indent = '';
+
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly lastLine: number,
+  ) {}
+
+  read(): ParsedPatch {
+    while (this.i < this.lines.length) {
+      if (!BEGIN_PATCH.test(this.lines[this.i])) {
+        this.i++;
+        continue;
+      }
+      this.readPatch();
     }
-    const beginLine = i + 1;
-    // The indentation of the Begin line is the patch's own (a patch nested in a Markdown list).
-    const indent = /^[ \t]*/.exec(lines[i])![0];
-    const strip = (l: string) => (l.startsWith(indent) ? l.slice(indent.length) : l);
-    i++;
+    return { format: 'apply-patch', files: this.files };
+  }
+
+  private strip(l: string): string {
+    return l.startsWith(this.indent) ? l.slice(this.indent.length) : l;
+  }
+
+  /** One patch, from its Begin line to its End line (an error when the input ends first). */
+  private readPatch(): void {
+    const lines = this.lines;
+    const beginLine = this.i + 1;
+    this.indent = /^[ \t]*/.exec(lines[this.i])![0];
+    this.i++;
     let ended = false;
-    while (i < lines.length) {
-      const raw = strip(lines[i]);
-      const t = raw.trim();
+    while (this.i < lines.length) {
+      const t = this.strip(lines[this.i]).trim();
       if (END_PATCH.test(t)) {
         ended = true;
-        i++;
+        this.i++;
         break;
       }
       if (t === '') {
-        i++;
+        this.i++;
         continue;
       }
-      const add = ADD_FILE.exec(t);
-      const del = DELETE_FILE.exec(t);
-      const upd = UPDATE_FILE.exec(t);
-      const path = (add ?? del ?? upd)?.[1];
-      if (path === undefined) {
-        failFile(
-          hunks + 1,
-          i + 1,
-          "'*** Add File:', '*** Delete File:', '*** Update File:' or '*** End Patch'",
-          `expected '*** Add File: <path>', '*** Delete File: <path>', '*** Update File: <path>' or '*** End Patch', found '${t}'`,
-        );
-      }
-      if (path === '') {
-        failFile(hunks + 1, i + 1, 'a file path', `'${t}' names no file`);
-      }
-      const headerLine = i + 1;
-      i++;
-      if (del) {
-        files.push({ kind: 'delete', path, blocks: [], sourceLine: headerLine });
-        continue;
-      }
-      if (add) {
-        const body: HunkLine[] = [];
-        for (; i < lines.length; i++) {
-          const l = strip(lines[i]);
-          if (isSectionEnd(l.trim())) {
-            break;
-          }
-          if (l.startsWith('+')) {
-            body.push({ kind: '+', text: l.slice(1) });
-          } else if (l.trim() === '') {
-            body.push({ kind: '+', text: '', implicit: true });
-          } else {
-            fail(
-              hunks + 1,
-              i + 1,
-              "'+'",
-              `every line of an added file starts with '+' (${path}, added on line ${headerLine}), found '${l}'`,
-            );
-          }
-        }
-        trimTrailingBlanks(body, () => false);
-        const index = ++hunks;
-        const block = blockFrom(body, index, headerLine, path, { format: 'apply-patch' });
-        files.push({ kind: 'add', path, blocks: [block], sourceLine: headerLine });
-        continue;
-      }
-      // Update File
-      const file: FileChange = { kind: 'update', path, blocks: [], sourceLine: headerLine };
-      const move = i < lines.length ? MOVE_TO.exec(strip(lines[i]).trim()) : null;
-      if (move) {
-        if (move[1] === '') {
-          failFile(hunks + 1, i + 1, 'a file path', "'*** Move to:' names no file");
-        }
-        file.moveTo = move[1];
-        i++;
-      }
-      let anchors: string[] = [];
-      let body: HunkLine[] = [];
-      let hunkLine = i + 1;
-      let sawHeader = false;
-      const flush = (endOfFile: boolean) => {
-        trimTrailingBlanks(body, () => false);
-        if (body.length === 0) {
-          if (anchors.length > 0 || endOfFile) {
-            fail(
-              hunks + 1,
-              hunkLine,
-              "' ', '-' or '+' lines",
-              "expected the hunk's lines (' ' context, '-' removed, '+' added) after '@@'",
-            );
-          }
-          return;
-        }
-        const hunk: HunkInfo = { format: 'apply-patch' };
-        if (anchors.length > 0) {
-          hunk.anchors = anchors;
-        }
-        if (endOfFile) {
-          hunk.endOfFile = true;
-        }
-        file.blocks.push(blockFrom(body, ++hunks, hunkLine, path, hunk));
-        anchors = [];
-        body = [];
-      };
-      for (; i < lines.length; i++) {
-        const l = strip(lines[i]);
-        const t = l.trim();
-        if (isSectionEnd(t)) {
-          break;
-        }
-        if (END_OF_FILE.test(t)) {
-          flush(true);
-          sawHeader = false;
-          continue;
-        }
-        if (l === '@@' || l.startsWith('@@ ')) {
-          if (body.length > 0) {
-            flush(false);
-          }
-          if (anchors.length === 0) {
-            hunkLine = i + 1;
-          }
-          const anchor = l.slice(2).trim();
-          if (anchor !== '') {
-            anchors.push(l.slice(3));
-          }
-          sawHeader = true;
-          continue;
-        }
-        const c = l[0];
-        if (c === ' ' || c === '-' || c === '+' || l === '') {
-          if (body.length === 0 && !sawHeader && file.blocks.length > 0) {
-            fail(hunks + 1, i + 1, "'@@'", `expected '@@' before the next hunk of ${path}, found '${l}'`);
-          }
-          if (body.length === 0 && anchors.length === 0) {
-            hunkLine = i + 1;
-          }
-          body.push(l === '' ? { kind: ' ', text: '', implicit: true } : { kind: c as ' ' | '-' | '+', text: l.slice(1) });
-          continue;
-        }
-        fail(
-          hunks + 1,
-          i + 1,
-          "' ', '-', '+', '@@' or '*** End of File'",
-          `expected a hunk line of ${path} (' ' context, '-' removed, '+' added, '@@' or '*** End of File'), found '${l}'`,
-        );
-      }
-      flush(false);
-      if (file.blocks.length === 0 && file.moveTo === undefined) {
-        failFile(hunks + 1, headerLine, "'@@' and the hunk's lines", `'*** Update File: ${path}' has no hunk`);
-      }
-      for (const block of file.blocks) {
-        // Codex appends a hunk with no old lines at the end of the file.
-        if (block.search === '') {
-          block.hunk!.endOfFile = true;
-        }
-      }
-      files.push(file);
+      this.readSection(t);
     }
     if (!ended) {
       failFile(
-        hunks + 1,
-        lastLine,
+        this.hunks + 1,
+        this.lastLine,
         "'*** End Patch'",
         `expected '*** End Patch' but the input ended (the patch began on line ${beginLine})`,
       );
     }
   }
-  return { format: 'apply-patch', files };
+
+  /** One file section, from its header `t` (Add, Delete or Update File). */
+  private readSection(t: string): void {
+    const add = ADD_FILE.exec(t);
+    const del = DELETE_FILE.exec(t);
+    const upd = UPDATE_FILE.exec(t);
+    const path = (add ?? del ?? upd)?.[1];
+    if (path === undefined) {
+      failFile(
+        this.hunks + 1,
+        this.i + 1,
+        "'*** Add File:', '*** Delete File:', '*** Update File:' or '*** End Patch'",
+        `expected '*** Add File: <path>', '*** Delete File: <path>', '*** Update File: <path>' or '*** End Patch', found '${t}'`,
+      );
+    }
+    if (path === '') {
+      failFile(this.hunks + 1, this.i + 1, 'a file path', `'${t}' names no file`);
+    }
+    const headerLine = this.i + 1;
+    this.i++;
+    if (del) {
+      this.files.push({ kind: 'delete', path, blocks: [], sourceLine: headerLine });
+    } else if (add) {
+      this.readAddedFile(path, headerLine);
+    } else {
+      this.readUpdatedFile(path, headerLine);
+    }
+  }
+
+  /** An Add File section's lines, every one '+' (or blank). */
+  private readAddedFile(path: string, headerLine: number): void {
+    const lines = this.lines;
+    const body: HunkLine[] = [];
+    for (; this.i < lines.length; this.i++) {
+      const l = this.strip(lines[this.i]);
+      if (isSectionEnd(l.trim())) {
+        break;
+      }
+      if (l.startsWith('+')) {
+        body.push({ kind: '+', text: l.slice(1) });
+      } else if (l.trim() === '') {
+        body.push({ kind: '+', text: '', implicit: true });
+      } else {
+        fail(
+          this.hunks + 1,
+          this.i + 1,
+          "'+'",
+          `every line of an added file starts with '+' (${path}, added on line ${headerLine}), found '${l}'`,
+        );
+      }
+    }
+    trimTrailingBlanks(body, () => false);
+    const index = ++this.hunks;
+    const block = blockFrom(body, index, headerLine, path, { format: 'apply-patch' });
+    this.files.push({ kind: 'add', path, blocks: [block], sourceLine: headerLine });
+  }
+
+  /** An Update File section: an optional Move to, then hunks (@@ anchors, ' ', '-', '+' lines, End of File). */
+  private readUpdatedFile(path: string, headerLine: number): void {
+    const lines = this.lines;
+    const file: FileChange = { kind: 'update', path, blocks: [], sourceLine: headerLine };
+    const move = this.i < lines.length ? MOVE_TO.exec(this.strip(lines[this.i]).trim()) : null;
+    if (move) {
+      if (move[1] === '') {
+        failFile(this.hunks + 1, this.i + 1, 'a file path', "'*** Move to:' names no file");
+      }
+      file.moveTo = move[1];
+      this.i++;
+    }
+    const hunk: PendingHunk = { anchors: [], body: [], hunkLine: this.i + 1, sawHeader: false };
+    for (; this.i < lines.length; this.i++) {
+      const l = this.strip(lines[this.i]);
+      const t = l.trim();
+      if (isSectionEnd(t)) {
+        break;
+      }
+      if (END_OF_FILE.test(t)) {
+        this.flushHunk(file, path, hunk, true);
+        hunk.sawHeader = false;
+        continue;
+      }
+      this.readHunkLine(file, path, hunk, l);
+    }
+    this.flushHunk(file, path, hunk, false);
+    if (file.blocks.length === 0 && file.moveTo === undefined) {
+      failFile(this.hunks + 1, headerLine, "'@@' and the hunk's lines", `'*** Update File: ${path}' has no hunk`);
+    }
+    for (const block of file.blocks) {
+      // Codex appends a hunk with no old lines at the end of the file.
+      if (block.search === '') {
+        block.hunk!.endOfFile = true;
+      }
+    }
+    this.files.push(file);
+  }
+
+  /** One line `l` of an Update File section that is neither its end nor End of File: an @@ line or a hunk line. */
+  private readHunkLine(file: FileChange, path: string, hunk: PendingHunk, l: string): void {
+    if (l === '@@' || l.startsWith('@@ ')) {
+      if (hunk.body.length > 0) {
+        this.flushHunk(file, path, hunk, false);
+      }
+      if (hunk.anchors.length === 0) {
+        hunk.hunkLine = this.i + 1;
+      }
+      const anchor = l.slice(2).trim();
+      if (anchor !== '') {
+        hunk.anchors.push(l.slice(3));
+      }
+      hunk.sawHeader = true;
+      return;
+    }
+    const c = l[0];
+    if (c === ' ' || c === '-' || c === '+' || l === '') {
+      if (hunk.body.length === 0 && !hunk.sawHeader && file.blocks.length > 0) {
+        fail(this.hunks + 1, this.i + 1, "'@@'", `expected '@@' before the next hunk of ${path}, found '${l}'`);
+      }
+      if (hunk.body.length === 0 && hunk.anchors.length === 0) {
+        hunk.hunkLine = this.i + 1;
+      }
+      hunk.body.push(l === '' ? { kind: ' ', text: '', implicit: true } : { kind: c as ' ' | '-' | '+', text: l.slice(1) });
+      return;
+    }
+    fail(
+      this.hunks + 1,
+      this.i + 1,
+      "' ', '-', '+', '@@' or '*** End of File'",
+      `expected a hunk line of ${path} (' ' context, '-' removed, '+' added, '@@' or '*** End of File'), found '${l}'`,
+    );
+  }
+
+  /** The hunk read so far becomes a block of the file (none when it is empty; an error when it has a header but no lines). */
+  private flushHunk(file: FileChange, path: string, pending: PendingHunk, endOfFile: boolean): void {
+    trimTrailingBlanks(pending.body, () => false);
+    if (pending.body.length === 0) {
+      if (pending.anchors.length > 0 || endOfFile) {
+        fail(
+          this.hunks + 1,
+          pending.hunkLine,
+          "' ', '-' or '+' lines",
+          "expected the hunk's lines (' ' context, '-' removed, '+' added) after '@@'",
+        );
+      }
+      return;
+    }
+    const hunk: HunkInfo = { format: 'apply-patch' };
+    if (pending.anchors.length > 0) {
+      hunk.anchors = pending.anchors;
+    }
+    if (endOfFile) {
+      hunk.endOfFile = true;
+    }
+    file.blocks.push(blockFrom(pending.body, ++this.hunks, pending.hunkLine, path, hunk));
+    // New arrays: the block keeps the anchors it was given.
+    pending.anchors = [];
+    pending.body = [];
+  }
 }
