@@ -21,6 +21,7 @@ import { decideOccurrences } from './decide/occurrences';
 import { evaluateChoice } from './decide/choice';
 import { alreadyAppliedAt, indentMissOutcome, partialLineOutcome, staleOutcome } from './decide/nearMiss';
 import { elisionNote, expandReplacePlaceholders, type ExpandedElision, placeholderWritten } from './decide/elisions';
+import { decideElidedSearch } from './decide/elidedSearch';
 import { relateRegion } from './write/transform';
 import { Batch } from './write/batchState';
 import { looseIndentConflict, type Placement, placeTarget, regionLines, replaceLinesOf } from './write/placement';
@@ -50,6 +51,12 @@ const LARGE_BATCH = 16;
  */
 function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): PlacedBlock {
   const context = batch.settings.placeholders;
+  // Placeholders in SEARCH too (aider's style), where the file does not have those lines.
+  const elidedSearch = hintProblem(batch, block) === undefined ? decideElidedSearch(batch, block, context) : undefined;
+  if (elidedSearch !== undefined) {
+    const { outcome, target } = elidedSearch;
+    return target === undefined ? { outcome } : placeChecked(batch, block, outcome, placeTarget(batch, block, target));
+  }
   const searchLines = isEmptySearch(block.search) ? [] : splitBlockLines(block.search);
   const expansion =
     block.replace === '' ? { kind: 'none' as const } : expandReplacePlaceholders(searchLines, replaceLinesOf(block), context);
@@ -64,18 +71,8 @@ function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): PlacedBl
     return { outcome };
   }
   const placement = placeTarget(batch, expanded, target);
-  const region = placement.fill ? [] : regionLines(batch, placement.start, placement.end);
-  const written = placement.lines.filter((l) => l.fileLine === undefined).map((l) => l.text);
-  const placeholder = placeholderWritten(written, region, context);
-  if (placeholder !== undefined) {
-    const refused = undecided(block.index);
-    markInvalid(
-      refused,
-      `block ${block.index} would write the placeholder \`${placeholder}\` into ${batch.settings.fileName}, where no such line stood; write out the lines it stands for`,
-    );
-    return { outcome: refused };
-  }
   if (expansion.kind === 'expanded') {
+    const region = placement.fill ? [] : regionLines(batch, placement.start, placement.end);
     outcome.elisions = expansion.elisions.map((e) => ({
       replaceStartLine: e.replaceFirst + 1,
       replaceEndLine: e.replaceLast + 1,
@@ -83,6 +80,22 @@ function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): PlacedBl
       kept: keptLines(batch, placement, outcome.tier, searchLines, region, e),
     }));
     outcome.notes.push(...outcome.elisions.map(elisionNote));
+  }
+  return placeChecked(batch, block, outcome, placement);
+}
+
+/** The invariant on what a block writes: no placeholder line where the same line did not stand before. */
+function placeChecked(batch: Batch, block: SearchReplaceBlock, outcome: BlockOutcome, placement: Placement): PlacedBlock {
+  const region = placement.fill ? [] : regionLines(batch, placement.start, placement.end);
+  const written = placement.lines.filter((l) => l.fileLine === undefined).map((l) => l.text);
+  const placeholder = placeholderWritten(written, region, batch.settings.placeholders);
+  if (placeholder !== undefined) {
+    const refused = undecided(block.index);
+    markInvalid(
+      refused,
+      `block ${block.index} would write the placeholder \`${placeholder}\` into ${batch.settings.fileName}, where no such line stood; write out the lines it stands for`,
+    );
+    return { outcome: refused };
   }
   return { outcome, placement };
 }

@@ -19,7 +19,7 @@
 import { applyBlocks } from '../../src/core/engine';
 import { pairingCandidates } from '../../src/core/decide/elisions';
 import { commentSyntaxesFor, isPlaceholderLine, type PlaceholderContext } from '../../src/core/formats/placeholders';
-import { isBlank, leadingWhitespace } from '../../src/core/match/normalize';
+import { foldQuotes, isBlank, leadingWhitespace } from '../../src/core/match/normalize';
 import { loadSources } from './fidelity';
 import { type Random, seededRandom } from '../shared/seededRandom';
 
@@ -35,7 +35,7 @@ interface ReplaceItem {
 }
 
 export type ElisionCaseResult =
-  { kind: 'skipped' } | { kind: 'certain' | 'refused'; placeholders: number; styles: string[]; failure?: string };
+  { kind: 'skipped' } | { kind: 'certain' | 'refused'; placeholders: number; styles: string[]; aider: boolean; failure?: string };
 
 /** Words placeholders are written with (the comment syntax comes from the file's language). */
 const WORDS = [
@@ -238,26 +238,50 @@ export function runElisionCase(seed: number, index: number): ElisionCaseResult {
   }
   replace.push(...items.slice(next).map((i) => i.text));
   let full = items.map((i) => i.text);
+  let fullSearch = search;
+  // aider's style: the same runs elided from SEARCH too (a run that stands for no lines, between its neighbours).
+  const aider = rng() < 0.4;
+  if (aider) {
+    const elidedSearch: string[] = [];
+    let from = 0;
+    for (const [a, b] of chosen) {
+      const first = b >= a ? items[a].search! : items[a - 1].search! + 1;
+      const last = b >= a ? items[b].search! : first - 1;
+      elidedSearch.push(...search.slice(from, first));
+      const line = placeholderStyle(rng, context, search, leadingWhitespace(search[Math.min(first, search.length - 1)]));
+      if (line === undefined) {
+        return { kind: 'skipped' };
+      }
+      elidedSearch.push(line);
+      from = last + 1;
+    }
+    elidedSearch.push(...search.slice(from));
+    search = elidedSearch;
+  }
   // The model's view: sometimes re-indented; the file sometimes CRLF.
   if (rng() < 0.25) {
     const shift = (l: string) => (isBlank(l) ? l : '  ' + l);
     search = search.map(shift);
+    fullSearch = fullSearch.map(shift);
     replace = replace.map(shift);
     full = full.map(shift);
   }
   const eol = rng() < 0.25 ? '\r\n' : '\n';
   const text = file.join(eol) + eol;
   const options = { fileName: source.name };
-  const written = applyBlocks(text, [{ index: 1, sourceLine: 1, search: search.join('\n'), replace: full.join('\n') }], options);
+  const written = applyBlocks(text, [{ index: 1, sourceLine: 1, search: fullSearch.join('\n'), replace: full.join('\n') }], options);
   if (written.status !== 'applied') {
     return { kind: 'skipped' };
   }
   const elided = applyBlocks(text, [{ index: 1, sourceLine: 1, search: search.join('\n'), replace: replace.join('\n') }], options);
   const what = () =>
     `source ${source.name}, file lines ${sliceStart + 1}+, region ${start + 1}-${start + len}, placeholders ${JSON.stringify(styles)}\nSEARCH:\n${search.join('\n')}\nREPLACE:\n${replace.join('\n')}`;
-  const result = { placeholders: chosen.length, styles };
+  const result = { placeholders: chosen.length, styles, aider };
   if (elided.status === 'applied') {
-    if (elided.content !== written.content) {
+    // In both halves each piece is written against its own lines, so a new line's quote characters
+    // follow that piece's lines, not the whole region's: compared with quotes folded (nothing else).
+    const same = aider ? foldQuotes(elided.content ?? '') === foldQuotes(written.content ?? '') : elided.content === written.content;
+    if (!same) {
       return {
         kind: 'certain',
         ...result,
@@ -269,12 +293,10 @@ export function runElisionCase(seed: number, index: number): ElisionCaseResult {
     }
     return { kind: 'certain', ...result };
   }
-  if (
-    elided.status !== 'invalid' ||
-    elided.content !== undefined ||
-    elided.edits.length > 0 ||
-    !/REPLACE lines? \d+/.test(elided.message)
-  ) {
+  // Placeholders in REPLACE only: refused naming the placeholder. In both halves a piece may also be
+  // ambiguous or not found (each piece must be unique after the previous one): never written either way.
+  const refusedRight = aider ? true : elided.status === 'invalid' && /REPLACE lines? \d+/.test(elided.message);
+  if (!refusedRight || elided.content !== undefined || elided.edits.length > 0) {
     return {
       kind: 'refused',
       ...result,
@@ -301,11 +323,23 @@ export interface ElisionSummary {
   certain: number;
   refused: number;
   placeholders: number;
+  /** Cases with placeholders in both halves (aider's style), and how many of those applied. */
+  aider: number;
+  aiderCertain: number;
   failures: Array<{ index: number; message: string }>;
 }
 
 export function runElisionProperty(options: { cases: number; seed: number; maxFailures?: number }): ElisionSummary {
-  const summary: ElisionSummary = { cases: options.cases, skipped: 0, certain: 0, refused: 0, placeholders: 0, failures: [] };
+  const summary: ElisionSummary = {
+    cases: options.cases,
+    skipped: 0,
+    certain: 0,
+    refused: 0,
+    placeholders: 0,
+    aider: 0,
+    aiderCertain: 0,
+    failures: [],
+  };
   for (let i = 0; i < options.cases; i++) {
     const r = runElisionCase(options.seed, i);
     if (r.kind === 'skipped') {
@@ -314,6 +348,10 @@ export function runElisionProperty(options: { cases: number; seed: number; maxFa
     }
     summary[r.kind]++;
     summary.placeholders += r.placeholders;
+    if (r.aider) {
+      summary.aider++;
+      summary.aiderCertain += r.kind === 'certain' ? 1 : 0;
+    }
     if (r.failure !== undefined) {
       summary.failures.push({ index: i, message: r.failure });
       if (summary.failures.length >= (options.maxFailures ?? 20)) {

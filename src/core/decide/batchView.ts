@@ -49,7 +49,11 @@ export function settingsFrom(options: ApplyOptions): BatchSettings {
  * against SEARCH anew; fill is an empty file taking REPLACE (empty SEARCH).
  */
 export type Target =
-  { kind: 'occurrence'; occurrence: Occurrence } | { kind: 'region'; start: number; end: number; spec: SearchSpec } | { kind: 'fill' };
+  | { kind: 'occurrence'; occurrence: Occurrence }
+  | { kind: 'region'; start: number; end: number; spec: SearchSpec }
+  | { kind: 'fill' }
+  /** SEARCH's pieces between placeholders, found in order, each with its REPLACE piece; the lines between stay. */
+  | { kind: 'pieces'; parts: ReadonlyArray<{ occurrence: Occurrence; replace: readonly string[] }> };
 
 /** A block's outcome and, when it is placed, where it goes. */
 export interface Evaluation {

@@ -39,24 +39,60 @@ export function placeTarget(batch: PlacementView, block: SearchReplaceBlock, tar
       const lines = block.replace === '' ? [] : replaceLinesOf(block).map((text) => ({ text }));
       return { start: 0, end: batch.working.count, lines, remove: false, fill: true };
     }
+    case 'pieces':
+      return placePieces(batch, block, target.parts);
   }
 }
 
+/**
+ * SEARCH's pieces (between placeholders) each replaced by its REPLACE piece, and the file's lines between
+ * them written back as they are: one placement from the first piece to the last.
+ */
+function placePieces(
+  batch: PlacementView,
+  block: SearchReplaceBlock,
+  parts: ReadonlyArray<{ occurrence: Occurrence; replace: readonly string[] }>,
+): Placement {
+  const start = parts[0].occurrence.start;
+  const end = parts[parts.length - 1].occurrence.end;
+  const lines: ReplacementLine[] = [];
+  let at = start;
+  for (const part of parts) {
+    for (let f = at; f < part.occurrence.start; f++) {
+      lines.push({ text: batch.working.line(f), fileLine: f - start });
+    }
+    const piece = part.replace.length === 0 ? { lines: [] } : placeOccurrence(batch, block, part.occurrence, part.replace);
+    const offset = part.occurrence.start - start;
+    for (const line of piece.lines) {
+      lines.push(line.fileLine === undefined ? line : { text: line.text, fileLine: line.fileLine + offset });
+    }
+    at = part.occurrence.end;
+  }
+  return { start, end, lines, remove: lines.length === 0 };
+}
+
 /** The REPLACE lines written into an occurrence found by tiers 1-9. */
-function placeOccurrence(batch: PlacementView, block: SearchReplaceBlock, occ: Occurrence): Placement {
+function placeOccurrence(batch: PlacementView, block: SearchReplaceBlock, occ: Occurrence, replaceLines?: readonly string[]): Placement {
   const doc = batch.working;
   const fileLines: string[] = [];
   for (let i = occ.start; i < occ.end; i++) {
     fileLines.push(doc.line(i));
   }
-  return placeRegion(batch, block, occ.start, occ.end, {
-    fileLines,
-    searchLines: occ.searchLines,
-    pairs: occ.searchLines.map((_, k) => [k, k] as const),
-    indent: occ.indent,
-    lineNumbersStripped: occ.lineNumbersStripped,
-    restoredTags: occ.restoredTags,
-  });
+  return placeRegion(
+    batch,
+    block,
+    occ.start,
+    occ.end,
+    {
+      fileLines,
+      searchLines: occ.searchLines,
+      pairs: occ.searchLines.map((_, k) => [k, k] as const),
+      indent: occ.indent,
+      lineNumbersStripped: occ.lineNumbersStripped,
+      restoredTags: occ.restoredTags,
+    },
+    replaceLines,
+  );
 }
 
 export function regionLines(batch: PlacementView, s: number, e: number): string[] {
@@ -123,13 +159,15 @@ function placeRegion(
   s: number,
   e: number,
   rel: Omit<Parameters<typeof buildReplacement>[0], 'replaceLines' | 'keepTrailingWhitespace' | 'preserveQuoteStyle'>,
+  /** The REPLACE lines when not the block's own (a piece of it; [''] is one blank line, not an empty REPLACE). */
+  replaceLines?: readonly string[],
 ): Placement {
-  if (block.replace === '') {
+  if (replaceLines === undefined && block.replace === '') {
     return { start: s, end: e, lines: [], remove: true };
   }
   const lines = buildReplacement({
     ...rel,
-    replaceLines: replaceLinesOf(block),
+    replaceLines: replaceLines ?? replaceLinesOf(block),
     keepTrailingWhitespace: batch.settings.markdown,
     preserveQuoteStyle: batch.settings.preserveQuoteStyle,
     fileHas: (ch) => batch.fileHas(ch),
