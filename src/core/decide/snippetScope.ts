@@ -368,11 +368,30 @@ function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[]
   addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, written);
 }
 
+/** Export and visibility words that open a declaration's first line (`export default`, Rust's `pub(crate)`). */
+const LEADING_MODIFIERS = /^(export\s+(default\s+)?|pub(\([^)]*\))?\s+)/;
+
+/**
+ * The first line of a declaration as the block writes it, with the file's export or visibility word when
+ * the block has none (`class Cart {` for `export class Cart {`): models drop it when they show a class for
+ * context, and writing their line as it stands would unexport the declaration.
+ */
+function headerLine(written: string, fileLine: string): string {
+  const modifiers = LEADING_MODIFIERS.exec(fileLine.trimStart())?.[0];
+  const body = written.trimStart();
+  if (modifiers === undefined || LEADING_MODIFIERS.test(body) || body === '') {
+    return written;
+  }
+  return written.slice(0, written.length - body.length) + modifiers + body;
+}
+
 /** A declaration the block shows that is the file's `target`: replaced, or merged when the block shows only part of it. */
 function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scope): void {
   const { snippet, file } = context;
   const holes = snippet.placeholders.slice(shown.start, shown.end + 1).some(Boolean);
-  const hides = target.children.some((c) => !shown.children.some((s) => s.name === c.name));
+  // A function's locals (`let sum = 0`, an inner helper) are its body, not members the block left out: a
+  // function shown whole, without placeholders, replaces the file's whole.
+  const hides = shown.family !== 'callable' && target.children.some((c) => !shown.children.some((s) => s.name === c.name));
   const from = shown.lead < shown.start ? target.lead : target.start;
   if (!holes && !hides) {
     const lines = reindent(
@@ -382,6 +401,7 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
       context.snippetStyle,
       context.fileStyle,
     );
+    lines[shown.start - shown.lead] = headerLine(lines[shown.start - shown.lead], file.lines[target.start]);
     if (!sameLines(lines, file.lines.slice(from, target.end + 1))) {
       addEdit(
         context,
@@ -403,6 +423,9 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
   const indent = { from: leadOf(snippet.lines[shown.start]), to: leadOf(file.lines[target.start]) };
   const stretch = (sFrom: number, sTo: number, fFrom: number, fTo: number, what: string) => {
     const lines = reindent(snippet.lines.slice(sFrom, sTo), indent.from, indent.to, context.snippetStyle, context.fileStyle);
+    if (sFrom === shown.start && lines.length > 0) {
+      lines[0] = headerLine(lines[0], file.lines[target.start]);
+    }
     if (!sameLines(lines, file.lines.slice(fFrom, fTo))) {
       addEdit(context, { action: 'changed', what, fileStart: fFrom, fileEnd: fTo }, fFrom, fTo, lines);
     }
