@@ -40,6 +40,12 @@ export interface PlannedFileChange extends PatchFileChange {
   part?: MatchedPart;
   /** add: the new file's text. */
   content?: string;
+  /**
+   * When the change lands on an existing file (overwrites): that file's live document. Its text is
+   * replaced by a text edit, which one undo restores (VS Code undoes a creation or rename that
+   * overwrote a file by removing it, without the old bytes).
+   */
+  replaced?: vscode.TextDocument;
 }
 
 /** A dry run of a whole patch: nothing has changed. */
@@ -66,6 +72,23 @@ const HEADERLESS_FIX = 'a patch that deletes or moves files must name every file
 
 function stateOf(kind: Awaited<ReturnType<typeof entryAt>>): PathState {
   return kind === 'nothing' ? 'nothing' : kind === 'folder' ? 'folder' : 'file';
+}
+
+function wholeText(document: vscode.TextDocument): vscode.Range {
+  return new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end);
+}
+
+/** The documents whose text a plan edits, and where each is after the edit (a move's new name). */
+function editedDocuments(plan: WholePatchPlan): { before: vscode.TextDocument; after: vscode.Uri }[] {
+  const out: { before: vscode.TextDocument; after: vscode.Uri }[] = [];
+  for (const change of plan.changes) {
+    if (change.replaced) {
+      out.push({ before: change.replaced, after: change.replaced.uri });
+    } else if (change.part && change.part.result.edits.length > 0) {
+      out.push({ before: change.part.document, after: change.toUri ?? change.uri });
+    }
+  }
+  return out;
 }
 
 export class WholePatchApplier {
@@ -144,6 +167,12 @@ export class WholePatchApplier {
       }
       if (checked.overwrites) {
         change.overwrites = true;
+        const target = await openTarget(change.toUri ?? change.uri);
+        if (target.kind !== 'document') {
+          problems.push(target.message);
+          continue;
+        }
+        change.replaced = target.document;
       }
       if (file.action === 'add') {
         change.content = file.content ?? '';
@@ -184,7 +213,11 @@ export class WholePatchApplier {
     for (const change of plan.changes) {
       switch (change.action) {
         case 'add':
-          edit.createFile(change.uri, { overwrite: change.overwrites === true, contents: encoder.encode(change.content ?? '') });
+          if (change.replaced) {
+            edit.replace(change.uri, wholeText(change.replaced), change.content ?? '');
+          } else {
+            edit.createFile(change.uri, { contents: encoder.encode(change.content ?? '') });
+          }
           break;
         case 'delete':
           edit.deleteFile(change.uri);
@@ -192,9 +225,15 @@ export class WholePatchApplier {
         case 'update':
         case 'move': {
           const part = change.part!;
+          if (change.action === 'move' && change.replaced) {
+            // Onto an existing file: its text becomes the moved file's (edited) text, and the old name goes.
+            edit.replace(change.toUri!, wholeText(change.replaced), part.result.content ?? part.text);
+            edit.deleteFile(change.uri);
+            break;
+          }
           // A move renames first, then edits the text at its new name (same text, so the same positions).
           if (change.action === 'move') {
-            edit.renameFile(change.uri, change.toUri!, { overwrite: change.overwrites === true });
+            edit.renameFile(change.uri, change.toUri!);
           }
           const at = change.action === 'move' ? change.toUri! : change.uri;
           for (const e of part.result.edits) {
@@ -221,6 +260,7 @@ export class WholePatchApplier {
       return { status: 'refused', summary: refusal };
     }
     // The documents may have changed while the question was open: offsets come only from their current text.
+    // (A replaced file's whole text is read when the edit is built, so it is never stale.)
     if (plan.changes.some((c) => c.part && (c.part.document.isClosed || c.part.document.version !== c.part.version))) {
       const asked = verdict.question?.title;
       plan = await this.plan(edits, `${options.source}:rematch`);
@@ -232,7 +272,11 @@ export class WholePatchApplier {
         return { status: 'refused', summary: 'Nothing was changed: the files changed while you were asked; apply the patch again.' };
       }
     }
-    const dirtyBefore = new Set(plan.changes.filter((c) => c.part?.document.isDirty).map((c) => c.uri.toString()));
+    const dirtyBefore = new Set(
+      editedDocuments(plan)
+        .filter((d) => d.before.isDirty)
+        .map((d) => d.after.toString()),
+    );
     const ok = await vscode.workspace.applyEdit(this.buildEdit(plan));
     if (!ok) {
       const summary = 'Nothing was changed: VS Code refused the edit (a file changed or could not be written meanwhile). Try again.';
@@ -251,12 +295,11 @@ export class WholePatchApplier {
   /** Saves the documents the patch edited that had no unsaved changes of the user's before. */
   private async saveEdited(plan: WholePatchPlan, dirtyBefore: Set<string>, summary: string): Promise<string> {
     const failures: string[] = [];
-    for (const change of plan.changes) {
-      if (!change.part || change.part.result.edits.length === 0 || dirtyBefore.has(change.uri.toString())) {
+    for (const { after } of editedDocuments(plan)) {
+      if (dirtyBefore.has(after.toString())) {
         continue;
       }
-      const at = (change.toUri ?? change.uri).toString();
-      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === at);
+      const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === after.toString());
       if (document?.isDirty && !(await document.save())) {
         failures.push(labelFor(document.uri));
       }

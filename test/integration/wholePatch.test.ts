@@ -16,7 +16,7 @@ import type { ApplyOutcome } from '../../src/extension/applyService';
 import { createApplyTool } from '../../src/extension/chat/applyTool';
 import { createApplyParticipantHandler } from '../../src/extension/chat/chatParticipant';
 import { nodeRealPathResolver } from '../../src/extension/node/realPath';
-import { api, applyText, Cmd, fileUri, lensRows, openFile, scratchSuite } from './editorHelpers';
+import { api, applyText, Cmd, fileUri, lensRows, openFile, scratchSuite, waitFor } from './editorHelpers';
 
 const APP = ['export function start(port) {', '  const server = create();', '  server.listen(8080);', '  return server;', '}', ''].join(
   '\n',
@@ -180,6 +180,58 @@ suite('whole patch: files added, updated, deleted and moved as one edit', () => 
 
     await undoFrom(app);
     await assertAsBefore(dir(), app, 'after one undo');
+  });
+
+  test('whole patch overwriting a file via the tool: the confirmation names it; one undo brings the old file back', async () => {
+    const app = await workspaceBefore(dir());
+    const over = [
+      '*** Begin Patch',
+      `*** Add File: ${dir()}/old.ts`,
+      '+export const legacy = false;',
+      `*** Update File: ${dir()}/app.ts`,
+      '@@',
+      '-  server.listen(8080);',
+      '+  server.listen(port);',
+      '*** End Patch',
+    ].join('\n');
+    const { message, confirmation } = await invokeConfirmed({ patch: over });
+    assert.match(confirmation ?? '', /^The apply_patch patch overwrites .*old\.ts\. Apply it\?$/);
+    assert.match(
+      message,
+      /^Applied the apply_patch patch to 2 files:\n- added .*old\.ts \(overwriting the file there\)\n- updated .*app\.ts/,
+    );
+    assert.equal(await disk(`${dir()}/old.ts`), 'export const legacy = false;\n');
+    assert.equal(app.getText(), APP_AFTER);
+
+    await undoFrom(app);
+    assert.equal(app.getText(), APP);
+    // The overwrite was a text edit of the open file (saved for the agent): undo brings its text back in the editor.
+    const old = vscode.workspace.textDocuments.find((d) => d.uri.toString() === fileUri(`${dir()}/old.ts`).toString());
+    assert.equal(old?.getText(), OLD, 'one undo brings the overwritten file back');
+  });
+
+  test('whole patch moving onto an existing file via the tool: asked first; one undo brings both files back', async () => {
+    await openFile(`${dir()}/old.ts`, OLD, false);
+    await openFile(`${dir()}/name.ts`, NAME, false);
+    const move = [
+      '*** Begin Patch',
+      `*** Update File: ${dir()}/name.ts`,
+      `*** Move to: ${dir()}/old.ts`,
+      '@@',
+      '-export const name = 1;',
+      '+export const name = 3;',
+      '*** End Patch',
+    ].join('\n');
+    const { message, confirmation } = await invokeConfirmed({ patch: move });
+    assert.match(confirmation ?? '', /^The apply_patch patch overwrites .*old\.ts\. Apply it\?$/);
+    assert.match(message, /^Applied the apply_patch patch to 1 file:\n- moved .*name\.ts -> .*old\.ts \(overwriting the file there\)/);
+    assert.equal(await disk(`${dir()}/old.ts`), NAME.replace('name = 1', 'name = 3'), 'moved, edited and saved');
+    assert.equal(await exists(`${dir()}/name.ts`), false);
+
+    const moved = vscode.workspace.textDocuments.find((d) => d.uri.toString() === fileUri(`${dir()}/old.ts`).toString());
+    await undoFrom(moved!);
+    await waitFor(async () => (await exists(`${dir()}/name.ts`)) && moved?.getText() === OLD, 'both files back after one undo');
+    assert.equal(await disk(`${dir()}/name.ts`), NAME);
   });
 
   test('whole patch via vscode.lm.invokeTool: a patch of several files with no filePath needs no confirmation and applies', async () => {
