@@ -16,6 +16,7 @@ import { applyBlocks } from '../src/core/engine';
 import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates } from '../src/core/match/fuzzy/search';
 import type { ApplyResult, SearchReplaceBlock } from '../src/core/types';
 import { measure, nearMisses, SHAPES } from '../test/fixtures/nearMisses';
+import { printSnippetBench } from './snippetBench';
 
 const BLOCK_LINES = 50;
 const SIZES = [1_000, 10_000, 100_000];
@@ -393,3 +394,4 @@ function printNearMissRanking(): void {
 }
 
 main();
+void printSnippetBench();

@@ -170,6 +170,12 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
   if (snippetLines.length === 0 || placeholders.every(Boolean)) {
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason: 'it holds no code' }, fileName, report);
   }
+  if (snippetOutline.errors > 0 && fileOutline.errors === 0) {
+    // Where the block does not parse, its declarations' extents are guesses: refuse rather than place a guess.
+    const line = (snippetOutline.firstError ?? 0) + 1;
+    const reason = `it does not parse as ${snippetOutline.reader} (a syntax error near line ${line} of the block: ${JSON.stringify(snippetLines[line - 1]?.trim() ?? '')}), so its declarations cannot be told apart; send complete declarations, or SEARCH/REPLACE blocks`;
+    return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
+  }
   const plan = planSnippet({ lines: fileLines, outline: fileOutline }, { lines: snippetLines, placeholders, outline: snippetOutline });
   if (plan.kind === 'refused') {
     return refused(documentText, fileLines, plan.refusal, fileName, report, options);

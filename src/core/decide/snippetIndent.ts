@@ -4,6 +4,8 @@
 
 export interface IndentStyle {
   tabs: boolean;
+  /** Some lines are indented with tabs and others with spaces: no conversion to or from it. */
+  mixed: boolean;
   /** Columns per level. */
   unit: number;
 }
@@ -54,7 +56,7 @@ export function indentStyle(lines: readonly string[]): IndentStyle {
       }
     }
   }
-  return { tabs, unit: unit || TAB_COLUMNS };
+  return { tabs, mixed: tabbed > 0 && spaced > 0, unit: unit || TAB_COLUMNS };
 }
 
 function render(cols: number, style: IndentStyle): string {
@@ -72,19 +74,20 @@ function render(cols: number, style: IndentStyle): string {
 export function reindent(lines: readonly string[], fromLead: string, toLead: string, from: IndentStyle, to: IndentStyle): string[] {
   const base = columnsOf(fromLead);
   const target = columnsOf(toLead);
-  const same = fromLead === toLead && from.tabs === to.tabs && from.unit === to.unit;
+  // Tabs become spaces (or spaces tabs) only between two texts indented one way each.
+  const convert = from.tabs !== to.tabs && !from.mixed && !to.mixed;
   return lines.map((line) => {
     if (line.trim() === '') {
       return '';
     }
-    if (same) {
-      return line;
-    }
     const lead = leadOf(line);
-    const cols = columnsOf(lead);
-    if (cols < base) {
+    if (!lead.startsWith(fromLead)) {
       return line;
     }
+    if (!convert) {
+      return toLead + line.slice(fromLead.length);
+    }
+    const cols = columnsOf(lead);
     const relative = Math.round(((cols - base) * to.unit) / from.unit);
     return (relative === 0 ? toLead : render(target + relative, to)) + line.slice(lead.length);
   });

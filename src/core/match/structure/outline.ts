@@ -33,6 +33,8 @@ export interface Outline {
   reader: string;
   /** Syntax errors the reader met (tree-sitter ERROR and MISSING nodes); 0 for the outline. */
   errors: number;
+  /** Line of the first syntax error, when there is one. */
+  firstError?: number;
 }
 
 /** Every declaration of an outline, depth first, with its enclosing declarations (outermost first). */
@@ -242,5 +244,14 @@ function firstLineAfterBrace(lines: readonly string[], start: number, end: numbe
 
 /** The indentation and brace outline of a text: declarations found by their header words, ended by braces or indentation. */
 export function outlineText(lines: readonly string[]): Outline {
-  return { decls: outlineRange(lines, 0, lines.length), reader: 'outline', errors: 0 };
+  const outline: Outline = { decls: outlineRange(lines, 0, lines.length), reader: 'outline', errors: 0 };
+  // Braces that do not balance make the outline's ends guesses: counted as a syntax error.
+  let depth = 0;
+  for (let i = 0; i < lines.length; i++) {
+    depth += braceDelta(lines[i]).delta;
+    if (depth < 0) {
+      return { ...outline, errors: 1, firstError: i };
+    }
+  }
+  return depth === 0 ? outline : { ...outline, errors: 1, firstError: lines.length - 1 };
 }

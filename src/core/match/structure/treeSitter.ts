@@ -84,7 +84,11 @@ export function parseOutline(grammar: GrammarSpec, text: string): Outline {
     const lines = text.split('\n');
     const reader = new DeclReader(grammar, lines);
     const root = tree.rootNode;
-    return { decls: reader.declsIn(root), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
+    const outline: Outline = { decls: reader.declsIn(root), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
+    if (outline.errors > 0) {
+      outline.firstError = firstErrorRow(root);
+    }
+    return outline;
   } finally {
     tree.delete();
   }
@@ -104,6 +108,21 @@ function countErrors(node: SyntaxNode): number {
     }
   }
   return count;
+}
+
+function firstErrorRow(node: SyntaxNode): number | undefined {
+  if (node.isError || node.isMissing) {
+    return node.startPosition.row;
+  }
+  for (const child of node.children) {
+    if (child?.hasError || child?.isMissing) {
+      const row = firstErrorRow(child);
+      if (row !== undefined) {
+        return row;
+      }
+    }
+  }
+  return undefined;
 }
 
 const stripSpace = (text: string): string => text.replace(/\s+/g, '');
@@ -181,7 +200,9 @@ class DeclReader {
     const body = this.bodyOf(node);
     if (body) {
       decl.interior = this.interiorOf(body, decl);
-      if (decl.interior) {
+      // Members are read in classes, interfaces, impls and modules; a function's statements are not
+      // declarations a block names (reading them would walk every node of a large file).
+      if (decl.interior && rule.family !== 'callable' && rule.family !== 'value') {
         decl.children = this.declsIn(body);
       }
     }
