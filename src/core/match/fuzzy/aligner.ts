@@ -6,6 +6,7 @@ import { distance } from 'fastest-levenshtein';
 import { type Budget } from './budget';
 import { type DocLine, type DocLineCache, type SimTable } from './docLines';
 import { SHORT_STRING } from './similarity';
+
 /** Line pairs scoring below this get no alignment credit (shared vocabulary is not a match). */
 export const LINE_CREDIT_FLOOR = 0.5;
 /** A fused/split pairing must beat the best single-line pairing by this much to count double. */
