@@ -122,6 +122,10 @@ function trimPlaceholderLeads(decls: Decl[], placeholders: readonly boolean[]): 
   }
 }
 
+function snippetOutlineReaderIsPython(snippet: SnippetInput, options: SnippetOptions): boolean {
+  return grammarFor(snippet.languageId ?? options.languageId, snippet.fileName ?? options.fileName)?.id === 'python';
+}
+
 interface Readers {
   read: (text: string, lines: readonly string[]) => Outline;
   readSnippet: (lines: readonly string[], placeholders: readonly boolean[]) => Outline;
@@ -156,7 +160,10 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
   const fileName = options.fileName ?? snippet.fileName ?? 'the file';
   const readers = await readersFor(snippet, options);
   const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };
-  const snippetLines = dedent(snippetLinesOf(snippet.code));
+  // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
+  // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
+  const python = snippetOutlineReaderIsPython(snippet, options);
+  const snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
   const placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
   const snippetOutline = readers.readSnippet(snippetLines, placeholders);
   trimPlaceholderLeads(snippetOutline.decls, placeholders);

@@ -106,6 +106,9 @@ const CONTROL_WORDS = new Set([
 /** A line that opens a declaration, read by its words alone. */
 function readHeader(line: string): { kind: string; family: DeclFamily; name: string } | undefined {
   const text = line.trim().replace(MODIFIERS, '');
+  if (CONTROL_WORDS.has(/^\w+/.exec(text)?.[0] ?? '')) {
+    return undefined;
+  }
   const keyword = KEYWORD_HEADER.exec(text);
   if (keyword) {
     const rule = KEYWORD_KINDS[keyword[1]];
