@@ -98,3 +98,13 @@ describe('engine: placeholders in REPLACE', () => {
     assert.equal(result.content, 'int a;\n#define X 1\nint b;\n');
   });
 });
+
+describe('what was expanded, in the words every way in shows', () => {
+  test('outcomeLine (chat, CodeLens, status) names what each placeholder kept', async () => {
+    const { outcomeLine } = await import('../../src/core/report/message');
+    const result = applyBlocks(PY, [block(SEARCH, 'def load(path, strict=False):\n    # ... existing code ...\n    return data')], {
+      languageId: 'python',
+    });
+    assert.equal(outcomeLine(result.blocks[0]), 'matched exactly at lines 4-8; REPLACE line 2 `# ... existing code ...` kept file lines 5-7');
+  });
+});

@@ -5,7 +5,9 @@
 // byte like any unchanged line. A placeholder never deletes code: when the pairing around it is not
 // certain (two pairings write different text, or a neighbour pairs with nothing) the block is refused.
 
-import { isPlaceholderLine, type PlaceholderContext } from '../formats/placeholders';
+import { elisionNote, isPlaceholderLine, type PlaceholderContext, placeholderName } from '../formats/placeholders';
+
+export { elisionNote, placeholderName };
 import { TIER_TABLE } from '../match/tierTable';
 import { foldQuotes, foldUnicode, trimWs } from '../match/normalize';
 import { similarity } from '../match/fuzzy/similarity';
@@ -253,12 +255,6 @@ export function possibleSpans(table: PairingTable, run: PlaceholderRun): Array<[
   return spans;
 }
 
-/** "REPLACE line 3 `# ...`" or "REPLACE lines 3-4 `# ...`": how messages name a placeholder. */
-export function placeholderName(run: { first: number; last: number; text: string }): string {
-  const lines = run.first === run.last ? `line ${run.first + 1}` : `lines ${run.first + 1}-${run.last + 1}`;
-  return `REPLACE ${lines} \`${run.text}\``;
-}
-
 function searchSpan([start, end]: readonly [number, number]): string {
   return end <= start ? 'no SEARCH line' : end - start === 1 ? `SEARCH line ${start + 1}` : `SEARCH lines ${start + 1}-${end}`;
 }
@@ -339,21 +335,6 @@ export function expandWith(
   });
   out.push(...replaceLines.slice(r));
   return { replaceLines: out, elisions };
-}
-
-/** How the outcome tells one expanded placeholder: "REPLACE line 2 `# ...` kept file lines 14-19". */
-export function elisionNote(elision: {
-  replaceStartLine: number;
-  replaceEndLine: number;
-  text: string;
-  kept?: { startLine: number; endLine: number };
-}): string {
-  const name = placeholderName({ first: elision.replaceStartLine - 1, last: elision.replaceEndLine - 1, text: elision.text });
-  const kept = elision.kept;
-  if (kept === undefined) {
-    return `${name} stood for no lines`;
-  }
-  return `${name} kept file ${kept.startLine === kept.endLine ? `line ${kept.startLine}` : `lines ${kept.startLine}-${kept.endLine}`}`;
 }
 
 /**

@@ -331,3 +331,24 @@ function saysCodeIsLeftOut(body: string): boolean {
   }
   return words <= MAX_PHRASE_WORDS && PLACEHOLDER_PHRASES.some((phrase) => phrase.test(plain));
 }
+
+/** "REPLACE line 3 `# ...`" or "REPLACE lines 3-4 `# ...`": how messages name a placeholder. */
+export function placeholderName(run: { first: number; last: number; text: string }): string {
+  const lines = run.first === run.last ? `line ${run.first + 1}` : `lines ${run.first + 1}-${run.last + 1}`;
+  return `REPLACE ${lines} \`${run.text}\``;
+}
+
+/** How the outcome tells one expanded placeholder: "REPLACE line 2 `# ...` kept file lines 14-19". */
+export function elisionNote(elision: {
+  replaceStartLine: number;
+  replaceEndLine: number;
+  text: string;
+  kept?: { startLine: number; endLine: number };
+}): string {
+  const name = placeholderName({ first: elision.replaceStartLine - 1, last: elision.replaceEndLine - 1, text: elision.text });
+  const kept = elision.kept;
+  if (kept === undefined) {
+    return `${name} stood for no lines`;
+  }
+  return `${name} kept file ${kept.startLine === kept.endLine ? `line ${kept.startLine}` : `lines ${kept.startLine}-${kept.endLine}`}`;
+}

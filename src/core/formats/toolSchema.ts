@@ -10,6 +10,7 @@ export const APPLY_TOOL_DESCRIPTION =
   'If SEARCH is not found, nothing changes and the result lists the closest real text in the file with similarity scores and line ranges: copy SEARCH exactly from those lines and call again. ' +
   'All blocks of one call apply atomically (all or nothing) as one undoable edit, in order, each against the text left by the previous ones. ' +
   'Keep SEARCH short but unique (a few lines); use several blocks for several places. ' +
+  "Placeholders such as '// ... existing code ...' (or a line of just '...') may stand for unchanged lines in REPLACE when SEARCH has those lines: they are kept from the file, never deleted; if what a placeholder stands for is not certain the block is refused, naming it (write those lines out). " +
   "Give one of: blocks (JSON), text (blocks in the <<<<<<< SEARCH / ======= / >>>>>>> REPLACE marker format), or patch (a unified diff or an apply_patch '*** Begin Patch' patch for this one file; each hunk is matched like a block: its context and '-' lines are SEARCH, its context and '+' lines are REPLACE; '@@' line numbers only pick among occurrences and an '@@ <line>' anchor restricts the search to the text after that line; a hunk that lands away from its header's line number says so). " +
   'To create or fill an empty file, use an empty SEARCH.';
 

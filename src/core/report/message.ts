@@ -7,6 +7,7 @@ import type { BatchStatus, BlockOutcome, LineRange } from '../types';
 import { tierForgives, tierInfo, tierPhrase } from '../match/tierTable';
 import { type BlockVerdict, isFailure, isPlaced, verdictOf } from '../decide/outcome';
 import { formatPercent, formatScore } from './score';
+import { elisionNote } from '../formats/placeholders';
 
 export { formatScore };
 
@@ -199,7 +200,9 @@ export function outcomeLine(outcome: BlockOutcome): string {
       const phrase = tierPhrase(verdict.tier);
       const how =
         tierInfo(verdict.tier).kind === 'fuzzy' && outcome.score !== undefined ? `${phrase} (${formatPercent(outcome.score)})` : phrase;
-      return `matched ${how}${where}`;
+      // What each placeholder of REPLACE kept: the user and the model see the lines were not dropped.
+      const kept = (outcome.elisions ?? []).map((e) => `; ${elisionNote(e)}`).join('');
+      return `matched ${how}${where}${kept}`;
     }
     case 'ambiguous': {
       const how = tierInfo(verdict.tier).kind !== 'exact' ? ` (${tierPhrase(verdict.tier)})` : '';
