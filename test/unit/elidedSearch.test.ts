@@ -67,6 +67,12 @@ describe('placeholders in SEARCH and REPLACE', () => {
     assert.match(r.message, /REPLACE line 1 stands where SEARCH has no lines \(before its first placeholder\)/);
   });
 
+  test('blank lines after the last placeholder name no place: changing them is refused (found by the property test)', () => {
+    const r = run('    def clear(self):\n...\n\n', '    def clear(self):\n...\n');
+    assert.equal(r.status, 'invalid');
+    assert.match(r.message, /REPLACE changes the blank lines SEARCH has after its last placeholder/);
+  });
+
   test('a piece not found after the previous one: not found, nothing written', () => {
     const r = run('    def clear(self):\n...\n    def add(self, item):', '    def clear(self):\n...\n    def put(self, item):');
     assert.equal(r.status, 'not_found');

@@ -105,6 +105,9 @@ describe('what was expanded, in the words every way in shows', () => {
     const result = applyBlocks(PY, [block(SEARCH, 'def load(path, strict=False):\n    # ... existing code ...\n    return data')], {
       languageId: 'python',
     });
-    assert.equal(outcomeLine(result.blocks[0]), 'matched exactly at lines 4-8; REPLACE line 2 `# ... existing code ...` kept file lines 5-7');
+    assert.equal(
+      outcomeLine(result.blocks[0]),
+      'matched exactly at lines 4-8; REPLACE line 2 `# ... existing code ...` kept file lines 5-7',
+    );
   });
 });

@@ -112,9 +112,15 @@ export function decideElidedSearch(batch: BatchView, block: SearchReplaceBlock, 
     const piece = search.pieces[i];
     const replacePiece = replace.pieces[i];
     if (isBlankPiece(searchLines, piece)) {
-      if (!isBlankPiece(replaceLines, replacePiece)) {
+      // Blank lines name no place: only the same blank lines in REPLACE (nothing to change) can stand.
+      const same = isBlankPiece(replaceLines, replacePiece) && replacePiece[1] - replacePiece[0] === piece[1] - piece[0];
+      if (!same) {
+        const place =
+          i === 0 ? 'before its first placeholder' : i === search.runs.length ? 'after its last placeholder' : 'between two placeholders';
         return refuse(
-          `${linesText('REPLACE', replacePiece)} ${replacePiece[1] - replacePiece[0] === 1 ? 'stands' : 'stand'} where SEARCH has no lines (${i === 0 ? 'before its first placeholder' : i === search.runs.length ? 'after its last placeholder' : 'between two placeholders'}), so where they go in the file is not certain; ${WRITE_IT_OUT}`,
+          replacePiece[1] > replacePiece[0] && !isBlankPiece(replaceLines, replacePiece)
+            ? `${linesText('REPLACE', replacePiece)} ${replacePiece[1] - replacePiece[0] === 1 ? 'stands' : 'stand'} where SEARCH has no lines (${place}), so where they go in the file is not certain; ${WRITE_IT_OUT}`
+            : `REPLACE changes the blank lines SEARCH has ${place}, and blank lines name no place in the file; ${WRITE_IT_OUT}`,
         );
       }
       continue;
