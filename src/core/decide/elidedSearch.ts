@@ -4,7 +4,7 @@
 // placeholder-looking line the file has where SEARCH puts it is text: this applies only when SEARCH as
 // written is not in the file.
 
-import { type LineRange, type SearchReplaceBlock, type Tier } from '../types';
+import { type Elision, type LineRange, type SearchReplaceBlock, type Tier } from '../types';
 import { type PlaceholderContext } from '../formats/placeholders';
 import { splitBlockLines } from '../match/lines';
 import { Matcher, type Occurrence, prepareSearch } from '../match/tiers';
@@ -163,15 +163,25 @@ export function decideElidedSearch(batch: BatchView, block: SearchReplaceBlock, 
   }
   markApplied(outcome, loosest, batch.range(first.start, last.end), 1);
   outcome.notes.push(...new Set(parts.flatMap((p) => p.occurrence.notes)));
-  outcome.elisions = [];
+  outcome.elisions = keptBetween(batch, parts, replace.runs);
+  outcome.notes.push(...outcome.elisions.map(elisionNote));
+  return { outcome, target: { kind: 'pieces', parts: parts.map(({ occurrence, replace: lines }) => ({ occurrence, replace: lines })) } };
+}
+
+/** The placeholders between two found pieces stand for the file's lines between them (the first of a run of them says which). */
+function keptBetween(
+  batch: BatchView,
+  parts: ReadonlyArray<{ occurrence: Occurrence; piece: number }>,
+  runs: readonly PlaceholderRun[],
+): Elision[] {
+  const elisions: Elision[] = [];
   for (let k = 0; k + 1 < parts.length; k++) {
-    // The placeholders between two found pieces stand for the file's lines between them.
     const gapStart = parts[k].occurrence.end;
     const gapEnd = parts[k + 1].occurrence.start;
     const kept: LineRange | undefined = gapEnd > gapStart ? batch.range(gapStart, gapEnd) : undefined;
     for (let j = parts[k].piece; j < parts[k + 1].piece; j++) {
-      const run = replace.runs[j];
-      outcome.elisions.push({
+      const run = runs[j];
+      elisions.push({
         replaceStartLine: run.first + 1,
         replaceEndLine: run.last + 1,
         text: run.text,
@@ -179,6 +189,5 @@ export function decideElidedSearch(batch: BatchView, block: SearchReplaceBlock, 
       });
     }
   }
-  outcome.notes.push(...outcome.elisions.map(elisionNote));
-  return { outcome, target: { kind: 'pieces', parts: parts.map(({ occurrence, replace: lines }) => ({ occurrence, replace: lines })) } };
+  return elisions;
 }
