@@ -4,7 +4,19 @@
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
 import path = require('node:path');
-import { applyEdits, type ApplyOptions, BlockParseError, editBlocks, parseEdits, type SearchReplaceBlock } from './core';
+import {
+  applyEdits,
+  type ApplyOptions,
+  type ApplyResult,
+  applySnippet,
+  BlockParseError,
+  editBlocks,
+  isPlaceholderLine,
+  parseEdits,
+  readSnippetText,
+  type SearchReplaceBlock,
+} from './core';
+import { grammarFiles } from './node/grammarFiles';
 import { type ApplyArgs, type CliArgs, jsonRequested, MCP_USAGE, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
 import { type ApplyReport, applyReport, EXIT_CODES, outputWritten, printReport, writeQuietly } from './node/output';
@@ -77,6 +89,9 @@ async function runMcp(argv: readonly string[]): Promise<number> {
 }
 
 async function apply(args: ApplyArgs): Promise<number> {
+  if (args.snippet !== undefined) {
+    return applyCodeBlock(args, args.snippet);
+  }
   const blocks = await readBlocks(args);
   for (const block of blocks) {
     if (block.filePath !== undefined && !namesFile(block.filePath, args.file)) {
@@ -109,6 +124,61 @@ async function apply(args: ApplyArgs): Promise<number> {
     write(args.file, file, original, result.content);
   }
   return report(applyReport(args.file, result, args.dryRun), args.json, result.status === 'invalid');
+}
+
+/**
+ * `apply <file> --snippet <path>`: a plain code block placed by its declarations (core's applySnippet,
+ * tree-sitter grammars read from dist/grammars on first use), with the outcome, message, exit codes
+ * and writing of `apply`. A missing file is created from code without placeholders, as a block with an
+ * empty SEARCH would create it.
+ */
+async function applyCodeBlock(args: ApplyArgs, source: string): Promise<number> {
+  const code = await readCode(args, source);
+  const file = readTextFile(args.file);
+  const languageId = languageIdFor(args.file);
+  const options: ApplyOptions = { fileName: args.file, languageId };
+  if (args.autoApplyAbove !== undefined) {
+    options.autoApplyAbove = args.autoApplyAbove;
+  }
+  if (args.maxCandidates !== undefined) {
+    options.maxCandidates = args.maxCandidates;
+  }
+  let result: ApplyResult;
+  if (!file) {
+    if (code.split('\n').some((line) => isPlaceholderLine(line, { languageId, fileName: args.file }))) {
+      throw new InvalidInput(`file not found: ${args.file} (a --snippet creates a file only from code without placeholders)`);
+    }
+    result = applyEdits('', [{ index: 1, search: '', replace: code, sourceLine: 1 }], options);
+  } else {
+    const run = prepareForRun(file.text.length, 1);
+    result = await applySnippet(file.text, { code, languageId, fileName: args.file }, { ...options, ...run, grammars: grammarFiles() });
+  }
+  if (result.status === 'applied' && !args.dryRun && result.content !== undefined) {
+    write(args.file, file, file?.text ?? '', result.content);
+  }
+  return report(applyReport(args.file, result, args.dryRun), args.json, result.status === 'invalid');
+}
+
+/** The code of --snippet: one fenced block's fences stripped; naming another file is refused. */
+async function readCode(args: ApplyArgs, source: string): Promise<string> {
+  let input: { text: string; name: string };
+  try {
+    input = await readInputText(source, 'the snippet');
+  } catch (error) {
+    if (error instanceof InputSourceError) {
+      throw error.reason === 'terminal' ? new UsageError('--snippet -: pipe the code on stdin') : new InvalidInput(error.message);
+    }
+    throw error;
+  }
+  const read = readSnippetText(input.text);
+  if (!read.ok) {
+    const hint = read.format === undefined ? '' : ' (give edit formats with --blocks)';
+    throw new InvalidInput(`the snippet in ${input.name} cannot be applied: ${read.message}${hint}`);
+  }
+  if (read.filePath !== undefined && !namesFile(read.filePath, args.file)) {
+    throw new InvalidInput(`the snippet in ${input.name} is for ${read.filePath}, not ${args.file}`);
+  }
+  return read.code;
 }
 
 async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {

@@ -4,6 +4,7 @@ import { outOfRange, SETTINGS } from '../core';
 
 export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--auto-apply-above <score>]
                              [--line-hint <n>] [--max-candidates <k>]
+       resilient-apply apply <file> --snippet <path>|- [--json] [--dry-run] [--max-candidates <k>]
        resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]
        resilient-apply mcp [--root <dir>]
        resilient-apply --help | --version
@@ -30,6 +31,16 @@ apply and say so; fuzzy matches are only reported unless --auto-apply-above is g
 
 Options:
   --blocks <path>|-      Read the blocks from <path>; '-' or no --blocks reads stdin.
+  --snippet <path>|-     Instead of blocks, apply a plain code block from <path> ('-': stdin): one
+                         declaration, a lazy snippet with "// ... existing code ..." lines for the
+                         code it leaves out, or the whole file. Each declaration it shows replaces
+                         the one of the same kind and name (inside the enclosing declaration its
+                         context lines give); a new one goes next to its neighbour; a declaration
+                         it does not show is never removed (except by a whole-file rewrite). A
+                         place that is not certain is refused like a block. A fenced block's fences
+                         and info string are stripped; a fence or first line "// filepath: x" naming
+                         another file than <file> is refused. A missing <file> is created from code
+                         without placeholders.
   --json                 Print one JSON object:
                            {status, file, content, message, blocks: [{index, status, tier,
                             range: {startLine, endLine}, score, candidates: [{startLine, endLine,
@@ -76,6 +87,8 @@ export interface ApplyArgs {
   file: string;
   /** Path of the blocks file; undefined or '-' means stdin. */
   blocks?: string;
+  /** Path of a plain code block to apply instead of blocks ('-' means stdin). */
+  snippet?: string;
   json: boolean;
   dryRun: boolean;
   autoApplyAbove?: number;
@@ -95,7 +108,7 @@ export function jsonRequested(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
 }
 
-const VALUE_FLAGS = new Set(['--blocks', '--auto-apply-above', '--line-hint', '--max-candidates']);
+const VALUE_FLAGS = new Set(['--blocks', '--snippet', '--auto-apply-above', '--line-hint', '--max-candidates']);
 /** Older spellings still accepted, so scripts written against them keep working. */
 const FLAG_ALIASES = new Map([['--fuzzy-apply', '--auto-apply-above']]);
 const BOOLEAN_FLAGS = new Set(['--json', '--dry-run']);
@@ -203,6 +216,19 @@ function applyArgs(file: string, values: ReadonlyMap<string, string>, booleans: 
       throw new UsageError('--blocks needs a path or -');
     }
     args.blocks = blocks;
+  }
+  const snippet = values.get('--snippet');
+  if (snippet !== undefined) {
+    if (snippet === '') {
+      throw new UsageError('--snippet needs a path or -');
+    }
+    if (blocks !== undefined) {
+      throw new UsageError('give either --blocks or --snippet, not both');
+    }
+    if (values.has('--line-hint')) {
+      throw new UsageError('--line-hint picks among the places of a block; a --snippet is placed by its declarations');
+    }
+    args.snippet = snippet;
   }
   const fuzzy = values.get('--auto-apply-above');
   if (fuzzy !== undefined) {
