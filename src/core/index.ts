@@ -46,6 +46,7 @@ export { describeDifferences } from './report/lineDiff';
 export { outcomeLine } from './report/message';
 export { formatPercent, formatScore } from './report/score';
 export { applyEdits } from './batch/hunkPlacement';
+export { canPlaceCodeAnywhere, codeBlockAt } from './batch/codeChoice';
 export { moveChoices } from './batch/lineMap';
 export {
   type BlockTarget,

@@ -2,13 +2,23 @@
 // an untitled scratch buffer) with a CodeLens above each, "Apply Selected Blocks", and the internal
 // applyText command the chat participant and tests call.
 import * as vscode from 'vscode';
-import { BlockParseError, containsEdits, editBlocks, fileAction, formatName, parseEdits, type SearchReplaceBlock } from '../core';
+import {
+  BlockParseError,
+  containsEdits,
+  editBlocks,
+  fileAction,
+  findCodeBlocks,
+  formatName,
+  parseEdits,
+  type SearchReplaceBlock,
+} from '../core';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { Commands } from './constants';
 import { afterEngine } from './engineGate';
 import type { EditorHistory } from './editorHistory';
 import { normalizeBlockPath } from './targets';
 import { wholePatchOf } from './wholePatch';
+import { applyCodeFromClipboard, type CodeBlockDeps } from './snippets/codeBlockSources';
 
 /** Arguments of the internal applyText command. */
 export interface ApplyTextArgs {
@@ -22,14 +32,21 @@ export interface ApplyTextArgs {
   source?: string;
 }
 
-/** "Resilient Apply: Apply Blocks from Clipboard": the active editor, or the files the blocks name. */
-export async function applyFromClipboard(service: ApplyService, history: EditorHistory): Promise<ApplyOutcome> {
+/**
+ * "Resilient Apply: Apply Blocks from Clipboard": the active editor, or the files the blocks name. A
+ * clipboard without an edit format but with a fenced code block goes to the code block review instead
+ * (plain text without fences stays refused: it may be anything).
+ */
+export async function applyFromClipboard(service: ApplyService, history: EditorHistory, codeBlocks?: CodeBlockDeps): Promise<ApplyOutcome> {
   const text = await vscode.env.clipboard.readText();
+  if (!containsEdits(text) && codeBlocks && findCodeBlocks(text).length > 0) {
+    return applyCodeFromClipboard(codeBlocks, text, vscode.window.activeTextEditor?.document.uri ?? history.target());
+  }
   if (!containsEdits(text)) {
     const summary =
       text.trim() === ''
         ? 'The clipboard is empty.'
-        : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), unified diff or apply_patch patch.';
+        : 'The clipboard holds no SEARCH/REPLACE blocks (<<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE), unified diff, apply_patch patch or fenced code block.';
     void vscode.window.showWarningMessage(summary);
     return { status: 'invalid', summary };
   }
@@ -190,11 +207,16 @@ async function applySelectedBlocks(service: ApplyService, history: EditorHistory
 }
 
 /** Clipboard command, block-document CodeLens, Apply Selected Blocks and the internal applyText command. */
-export function registerBlockSources(context: vscode.ExtensionContext, service: ApplyService, history: EditorHistory): void {
+export function registerBlockSources(
+  context: vscode.ExtensionContext,
+  service: ApplyService,
+  history: EditorHistory,
+  codeBlocks?: CodeBlockDeps,
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(
       Commands.applyFromClipboard,
-      afterEngine(() => applyFromClipboard(service, history)),
+      afterEngine(() => applyFromClipboard(service, history, codeBlocks)),
     ),
     vscode.commands.registerCommand(
       Commands.applySelectedBlocks,

@@ -16,6 +16,8 @@ import { registerPendingCommands } from './pendingCommands';
 import { PendingStore } from './pendingStore';
 import { registerPreview } from './preview';
 import { WholePatchApplier } from './wholePatch';
+import type { CodeBlockDeps } from './snippets/codeBlockSources';
+import { registerCodeBlocks } from './snippets/registerCodeBlocks';
 import type { RealPathResolver } from './workspaceBoundary';
 
 /** What the Node and the web worker extension hosts do differently. */
@@ -33,6 +35,8 @@ export interface ResilientApplyApi {
   pendingStore: PendingStore;
   pasteProvider: BlockPasteProvider;
   feedback: Feedback;
+  /** The code block applier and its reviews (src/extension/snippets). */
+  codeBlocks: CodeBlockDeps;
 }
 
 /** The services every feature shares: the log, the apply service, the pending store, editor history. */
@@ -51,13 +55,14 @@ function registerServices(context: vscode.ExtensionContext, platform: Platform) 
 export function activateWith(context: vscode.ExtensionContext, platform: Platform): ResilientApplyApi {
   const { log, feedback, applyService, pendingStore, history } = registerServices(context, platform);
   const pasteProvider = registerPasteProvider(context, applyService, log);
-  registerBlockSources(context, applyService, history);
+  const codeBlocks = registerCodeBlocks(context, { log, feedback, applyService });
+  registerBlockSources(context, applyService, history, codeBlocks);
   registerCandidateView(context, pendingStore);
   const preview = registerPreview(context, pendingStore, applyService);
   registerPendingCommands(context, pendingStore, applyService, preview);
-  registerChatParticipant(context, { applyService });
-  registerApplyTool(context, { ...platform, applyService });
-  return { applyService, pendingStore, pasteProvider, feedback };
+  registerChatParticipant(context, { applyService, codeBlocks });
+  registerApplyTool(context, { ...platform, applyService, codeBlocks });
+  return { applyService, pendingStore, pasteProvider, feedback, codeBlocks };
 }
 
 export function deactivate(): void {

@@ -65,7 +65,7 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
     assert.match(tool.description, /ambiguous/);
     assert.match(tool.description, /closest real text/);
     const schema = tool.inputSchema as { properties: Record<string, unknown>; required?: string[] };
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['blocks', 'filePath', 'patch', 'text']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['blocks', 'code', 'filePath', 'patch', 'text']);
     // filePath may be left out with a patch that names its files (checked in core, with a message).
     assert.equal(schema.required, undefined);
     assert.ok(tool.tags.includes('edit'));
@@ -180,7 +180,7 @@ suite('LM tool: resilient-apply_applyBlocks', () => {
   });
 
   test('prepareInvocation summarises the blocks, and asks for confirmation only for sensitive files', async () => {
-    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver(), applyService: (await api()).applyService });
+    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver(), ...(await api()) });
     const token = new vscode.CancellationTokenSource().token;
     const input = {
       filePath: path,

@@ -96,7 +96,7 @@ suite('LM tool: workspace boundary and symbolic links', () => {
     fs.mkdirSync(nodePath.join(inside, '.vscode'));
     fs.writeFileSync(nodePath.join(inside, '.vscode', 'tasks.json'), '{}\n');
     fs.symlinkSync(nodePath.join('.vscode', 'tasks.json'), nodePath.join(inside, 'notes.md'));
-    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver(), applyService: (await api()).applyService });
+    const tool = createApplyTool({ resolveRealPath: nodeRealPathResolver(), ...(await api()) });
     const token = new vscode.CancellationTokenSource().token;
     const blocks = [{ search: '{}', replace: '{ "version": "2.0.0" }' }];
     const viaLink = await tool.prepareInvocation!({ input: { filePath: `${dir}/notes.md`, blocks } }, token);

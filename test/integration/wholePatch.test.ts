@@ -116,7 +116,7 @@ async function askApply(prompt: string): Promise<{ text: string; buttons: vscode
 }
 
 async function tool() {
-  return createApplyTool({ resolveRealPath: nodeRealPathResolver(), applyService: (await api()).applyService });
+  return createApplyTool({ resolveRealPath: nodeRealPathResolver(), ...(await api()) });
 }
 
 /** prepareInvocation then invoke, as agent mode does once the user confirmed. */

@@ -114,7 +114,7 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
       const [edits, patch] = tools;
       assert.equal(edits.description, APPLY_TOOL_DESCRIPTION);
       assert.deepEqual(edits.inputSchema.required, APPLY_TOOL_INPUT_SCHEMA.required);
-      assert.deepEqual(Object.keys(edits.inputSchema.properties ?? {}), ['filePath', 'blocks', 'text', 'patch', 'dryRun']);
+      assert.deepEqual(Object.keys(edits.inputSchema.properties ?? {}), ['filePath', 'blocks', 'text', 'patch', 'code', 'dryRun']);
       assert.deepEqual((edits.inputSchema.properties as Record<string, unknown>).blocks, APPLY_TOOL_INPUT_SCHEMA.properties.blocks);
       assert.equal(patch.description, APPLY_PATCH_TOOL_DESCRIPTION);
       assert.deepEqual(patch.inputSchema.required, ['patch']);

@@ -121,6 +121,58 @@ const checks: [string, () => Promise<void>][] = [
       );
     },
   ],
+  [
+    'a code block through the tool\'s "code" input: read by its tree-sitter grammar in the worker, placed by its neighbour',
+    async () => {
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      check(folder !== undefined, 'no workspace folder');
+      const uri = vscode.Uri.joinPath(folder!.uri, 'src', 'inventory.ts');
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const before = doc.getText();
+      const code = [
+        'export class Warehouse {',
+        '  // ... existing code ...',
+        '',
+        '  reserve(sku: string, quantity: number): boolean {',
+        '    // ... existing code ...',
+        '  }',
+        '',
+        '  release(sku: string): void {',
+        '    this.lines.delete(sku);',
+        '  }',
+        '}',
+      ].join('\n');
+      // The grammar is read from the installed extension through the file system API, here in the worker.
+      const api = vscode.extensions.getExtension(EXTENSION_ID)!.exports as {
+        codeBlocks: {
+          applier: {
+            match(
+              d: vscode.TextDocument,
+              l: string,
+              c: string,
+              s: string,
+            ): Promise<{ result: { status: string; snippet: { reader: string } } }>;
+          };
+        };
+      };
+      const dry = await api.codeBlocks.applier.match(doc, 'src/inventory.ts', code, 'web-test');
+      equal(dry.result.status, 'applied', 'the dry run');
+      check(dry.result.snippet.reader !== 'outline', `read by ${dry.result.snippet.reader}, not by the TypeScript grammar`);
+      const result = await vscode.lm.invokeTool(
+        'resilient-apply_applyBlocks',
+        { input: { filePath: 'src/inventory.ts', code }, toolInvocationToken: undefined },
+        new vscode.CancellationTokenSource().token,
+      );
+      const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      check(/inserted method release/.test(text), `the tool answered: ${text}`);
+      const after = before.replace(
+        '    line.reserved += quantity;\n    return true;\n  }\n}\n\nexport class Store',
+        '    line.reserved += quantity;\n    return true;\n  }\n\n  release(sku: string): void {\n    this.lines.delete(sku);\n  }\n}\n\nexport class Store',
+      );
+      check(after !== before, 'the demo file changed; update the check');
+      equal(doc.getText(), after, 'the file after the code block');
+    },
+  ],
 ];
 
 export async function run(): Promise<void> {

@@ -12,7 +12,11 @@ export const APPLY_TOOL_DESCRIPTION =
   'Keep SEARCH short but unique (a few lines); use several blocks for several places. ' +
   "Placeholders such as '// ... existing code ...' (or a line of just '...') may stand for unchanged lines in REPLACE when SEARCH has those lines: they are kept from the file, never deleted; if what a placeholder stands for is not certain the block is refused, naming it (write those lines out). " +
   "Give one of: blocks (JSON), text (blocks in the <<<<<<< SEARCH / ======= / >>>>>>> REPLACE marker format), or patch (a unified diff or an apply_patch '*** Begin Patch' patch for this one file; each hunk is matched like a block: its context and '-' lines are SEARCH, its context and '+' lines are REPLACE; '@@' line numbers only pick among occurrences and an '@@ <line>' anchor restricts the search to the text after that line; a hunk that lands away from its header's line number says so). " +
-  'To create or fill an empty file, use an empty SEARCH.';
+  'To create or fill an empty file, use an empty SEARCH. ' +
+  "Or give code (Cursor's edit_file convention): a snippet of filePath written as the file should read: one or more declarations (functions, methods, classes, types...), each inside its enclosing declaration's opening and closing lines when it is nested (class Cart { ... }), with the line '// ... existing code ...' (in the file's comment syntax, e.g. '# ... existing code ...' in Python) standing for every run of unchanged code you leave out; or the whole file without placeholders. " +
+  'Each declaration the snippet shows replaces the one of the same kind and name in the file; a declaration the file does not have is inserted next to its neighbour from the snippet. ' +
+  'Nothing the snippet does not show is deleted (except by a whole-file rewrite), and placeholders are never written. ' +
+  "If a declaration's place is not certain (the name occurs twice, or nothing fits), nothing changes and the result lists the candidates: add the enclosing declaration's lines or use blocks.";
 
 /** The tool's input as JSON Schema (package.json: inputSchema); checkToolInput (toolInput.ts) enforces it. */
 export const APPLY_TOOL_INPUT_SCHEMA = {
@@ -24,7 +28,7 @@ export const APPLY_TOOL_INPUT_SCHEMA = {
     },
     blocks: {
       type: 'array',
-      description: 'The edits, applied in order and atomically. Give one of blocks, text or patch.',
+      description: 'The edits, applied in order and atomically. Give one of blocks, text, patch or code.',
       items: {
         type: 'object',
         properties: {
@@ -55,6 +59,11 @@ export const APPLY_TOOL_INPUT_SCHEMA = {
       type: 'string',
       description:
         "Alternative to blocks and text: a unified diff ('--- a/path', '+++ b/path', '@@ -12,7 +12,8 @@' hunks of ' ' context, '-' removed and '+' added lines) or an apply_patch patch ('*** Begin Patch', '*** Update File: path', '@@ <line the hunk follows>', hunk lines, '*** End Patch') for filePath. Line numbers are hints only; counts need not be right.",
+    },
+    code: {
+      type: 'string',
+      description:
+        "Alternative to blocks, text and patch: code for filePath. One declaration or several (a method inside its class's opening and closing lines), with '// ... existing code ...' lines for the unchanged code left out; or the whole new file. Placed by declaration kind and name; refused when unsure. Fences (```) are stripped. Creates filePath when it does not exist and the code has no placeholder.",
     },
   },
   required: ['filePath'],

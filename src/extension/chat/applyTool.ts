@@ -23,6 +23,8 @@ import { whenEngineReady } from '../engineGate';
 import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
 import type { WholePatchPlan } from '../wholePatch';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
+import type { CodeBlockDeps } from '../snippets/codeBlockSources';
+import { applyCodeForTool } from './codeTool';
 
 /** What the tool needs from activate(). */
 export interface ApplyToolDeps {
@@ -30,6 +32,8 @@ export interface ApplyToolDeps {
   resolveRealPath: RealPathResolver;
   /** The one apply service the editor, chat and tool share. */
   applyService: ApplyService;
+  /** The code block applier, for the `code` input. */
+  codeBlocks: CodeBlockDeps;
 }
 
 export { APPLY_TOOL_NAME };
@@ -64,6 +68,23 @@ function foreignBlock(blocks: readonly SearchReplaceBlock[], relativePath: strin
     }
   }
   return undefined;
+}
+
+/** The code names another file than filePath (its fence or a `// filepath:` first line). */
+function foreignCode(namedFile: string | undefined, relativePath: string): string | undefined {
+  if (namedFile === undefined) {
+    return undefined;
+  }
+  const named = normalizeBlockPath(namedFile);
+  const resolved = workspacePath(named);
+  const same =
+    named === relativePath ||
+    relativePath.endsWith('/' + named) ||
+    named.endsWith('/' + relativePath) ||
+    (resolved.ok && resolved.relativePath === relativePath);
+  return same
+    ? undefined
+    : `The code names the file "${named}" but "filePath" is "${relativePath}"; nothing was applied. This tool edits one file per call: call it once per file.`;
 }
 
 /** "line 12: `const a = 1;` (3 lines) → `const a = 2;` (3 lines)" for the confirmation. */
@@ -228,15 +249,12 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   if (!check.ok) {
     return check.message;
   }
-  if (check.snippet) {
-    return `Nothing was applied: this version of ${APPLY_TOOL_NAME} cannot apply "code" yet; give "blocks", "text" or "patch".`;
-  }
   const where = workspacePath(check.filePath);
   if (!where.ok) {
     return `${where.message} Nothing was applied.`;
   }
   const uri = vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath);
-  const foreign = foreignBlock(check.blocks, where.relativePath);
+  const foreign = check.snippet ? foreignCode(check.snippet.namedFile, where.relativePath) : foreignBlock(check.blocks, where.relativePath);
   if (foreign) {
     return foreign;
   }
@@ -245,6 +263,9 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
   const outside = await outsideWorkspaceReason(uri, where.relativePath, deps.resolveRealPath);
   if (outside) {
     return outside;
+  }
+  if (check.snippet) {
+    return applyCodeForTool(uri, check.filePath, check.snippet.code, token, deps);
   }
   const blocks = check.blocks.map(({ filePath: _ignored, ...rest }) => rest);
   const { applyService } = deps;

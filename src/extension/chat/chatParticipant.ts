@@ -22,6 +22,8 @@ import { whenEngineReady } from '../engineGate';
 import { labelFor, refusalFor } from '../targets';
 import { type WholePatchPlan, wholePatchOf } from '../wholePatch';
 import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
+import type { CodeBlockDeps } from '../snippets/codeBlockSources';
+import { codeBlocksOf, registerCodeBlockChatCommands, replyWithCodeBlocks } from './codeBlockReply';
 import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
 
 export const PARTICIPANT_ID = 'resilient-apply.apply';
@@ -41,6 +43,8 @@ interface GatheredInput {
   sources: BlockSource[];
   targets: vscode.Uri[];
   notes: string[];
+  /** Texts without an edit format that may hold plain code blocks (the prompt, text attachments, the clipboard). */
+  plainTexts: string[];
 }
 
 /** Metadata of the ChatResult (JSON; kept in chat history). */
@@ -77,18 +81,22 @@ async function documentText(uri: vscode.Uri): Promise<vscode.TextDocument | unde
 }
 
 async function gather(request: vscode.ChatRequest, token: vscode.CancellationToken): Promise<GatheredInput> {
-  const input: GatheredInput = { sources: [], targets: [], notes: [] };
+  const input: GatheredInput = { sources: [], targets: [], notes: [], plainTexts: [] };
   if (request.command === 'clipboard') {
     const text = await vscode.env.clipboard.readText();
     if (containsEdits(text)) {
       input.sources.push({ name: 'the clipboard', text });
+    } else if (codeBlocksOf([text]).length > 0) {
+      input.plainTexts.push(text);
     } else {
-      input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks.');
+      input.notes.push(text.trim() === '' ? 'The clipboard is empty.' : 'The clipboard holds no SEARCH/REPLACE blocks or code block.');
     }
   }
   const prompt = promptWithoutReferences(request);
   if (containsEdits(prompt)) {
     input.sources.push({ name: 'your message', text: prompt });
+  } else {
+    input.plainTexts.push(prompt);
   }
   // References come last-in-prompt first; read them in prompt order.
   for (const ref of [...request.references].reverse()) {
@@ -99,6 +107,8 @@ async function gather(request: vscode.ChatRequest, token: vscode.CancellationTok
     if (typeof value === 'string') {
       if (containsEdits(value)) {
         input.sources.push({ name: 'an attachment', text: value });
+      } else {
+        input.plainTexts.push(value);
       }
       continue;
     }
@@ -371,7 +381,7 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
 }
 
 /** The request handler, exported so integration tests can drive it with a recording response stream. */
-export function createApplyParticipantHandler(applyService: ApplyService): vscode.ChatRequestHandler {
+export function createApplyParticipantHandler(applyService: ApplyService, codeBlocks?: CodeBlockDeps): vscode.ChatRequestHandler {
   return async (request, _context, stream, token): Promise<vscode.ChatResult> => {
     if (request.command === 'help') {
       stream.markdown(HELP_MARKDOWN);
@@ -408,10 +418,23 @@ export function createApplyParticipantHandler(applyService: ApplyService): vscod
     if (blocks.length === 0 && patches.length > 0) {
       return { metadata: { command: request.command, blocks: hunks, unique: 0, ready: patchesReady } satisfies ApplyChatMetadata };
     }
+    const plainCode = blocks.length === 0 && codeBlocks ? codeBlocksOf(input.plainTexts) : [];
+    if (plainCode.length > 0 && codeBlocks) {
+      stream.progress(`Placing ${plainCode.length} code block${plainCode.length === 1 ? '' : 's'} in the open files…`);
+      const unique = await replyWithCodeBlocks(stream, plainCode, fallbackTarget(input), codeBlocks);
+      return {
+        metadata: {
+          command: request.command,
+          blocks: plainCode.length,
+          unique,
+          ready: unique === plainCode.length,
+        } satisfies ApplyChatMetadata,
+      };
+    }
     if (blocks.length === 0) {
       const where = request.command === 'clipboard' ? 'on the clipboard' : 'in your message or its attachments';
       stream.markdown(
-        `No SEARCH/REPLACE blocks ${where}. Paste blocks after \`@apply\`, attach a file that holds them, or use \`/clipboard\`; \`/help\` shows the format.`,
+        `No SEARCH/REPLACE blocks or code blocks ${where}. Paste blocks or a fenced code block after \`@apply\`, attach a file that holds blocks, or use \`/clipboard\`; \`/help\` shows the format.`,
       );
       return { metadata: { command: request.command, blocks: 0, unique: 0, ready: false } satisfies ApplyChatMetadata };
     }
@@ -430,16 +453,18 @@ export function createApplyParticipantHandler(applyService: ApplyService): vscod
 /** What the participant and its buttons need from activate(). */
 export interface ChatParticipantDeps {
   applyService: ApplyService;
+  codeBlocks: CodeBlockDeps;
 }
 
 /** Creates the @apply participant and its button commands. */
 export function registerChatParticipant(context: vscode.ExtensionContext, deps: ChatParticipantDeps): void {
   registerChatCommands(context, deps.applyService);
+  registerCodeBlockChatCommands(context, deps.codeBlocks);
   // Older hosts or hosts with chat disabled have no chat API; the tool and commands still work.
   if (typeof vscode.chat?.createChatParticipant !== 'function') {
     return;
   }
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler(deps.applyService));
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, createApplyParticipantHandler(deps.applyService, deps.codeBlocks));
   participant.iconPath = new vscode.ThemeIcon('replace-all');
   context.subscriptions.push(participant);
 }

@@ -65,5 +65,7 @@ export const HELP_MARKDOWN = [
   '- An optional `:start_line:42` line right after `<<<<<<< SEARCH` picks one of several occurrences.',
   "- Cline's `------- SEARCH` / `=======` / `+++++++ REPLACE` markers work too; an empty SEARCH fills an empty file.",
   '',
+  '- A plain fenced code block works too (one declaration, a snippet with `// ... existing code ...` for the code it leaves out, or the whole file): it goes to the file its info string (` ```ts src/cart.ts `), a first line `// filepath: src/cart.ts` or the line before the fence names, else to the active editor, and is placed by its declarations.',
+  '',
   'For each block you get the outcome, a link to the place, and buttons: **Apply** for a unique match, **Apply here (92%, lines 142-148)** for each near miss or each place of an ambiguous block, **Preview** for a diff, and **Apply all** for a batch. A button re-checks the live file before it edits: if the text moved or changed, it shows the new situation instead.',
 ].join('\n');

@@ -1,0 +1,206 @@
+// @apply with plain code blocks (no SEARCH/REPLACE blocks, diff or patch in the request): each code block
+// goes to the file it names (info string, a `// filepath:` first line, a path line before the fence) or
+// to the fallback target, is placed in a dry run by the shared code block applier, and the reply gives
+// what each part would do (replaced method total at lines 10-14, inserted function discount ...) or why
+// it does not place, with the candidates and the model's message. Apply re-checks the live file and
+// applies as one undoable edit; Preview opens the review diff (Apply / Discard in its title bar).
+import * as vscode from 'vscode';
+import { type BlockOutcome, type CodeBlock, codeBlockAt, findCodeBlocks, formatPercent, outcomeLine } from '../../core';
+import { afterEngine } from '../engineGate';
+import type { CodeBlockDeps } from '../snippets/codeBlockSources';
+import type { CodeBlockOutcome } from '../snippets/snippetReview';
+import type { SnippetMatch } from '../snippets/snippetApplier';
+import { labelFor, openTarget, resolveBlockTarget } from '../targets';
+import { type ChatApplyArgs, ChatCommands, toBlockArg } from './chatCommands';
+import { candidateButtonLabel, linesLabel } from './outcomeText';
+
+export const CodeBlockChatCommands = {
+  /** Applies a code block from a chat button: re-matched on the live file, one WorkspaceEdit. Args: CodeBlockButtonArgs. */
+  apply: 'resilientApply.chat.applyCodeBlock',
+  /** Opens the review diff of a code block from a chat button. Args: CodeBlockButtonArgs. */
+  preview: 'resilientApply.chat.previewCodeBlock',
+} as const;
+
+/** What a code block button carries (plain JSON: chat history keeps it across reloads). */
+export interface CodeBlockButtonArgs {
+  uri: string;
+  code: string;
+}
+
+/** The code blocks of texts from the request, in order. */
+export function codeBlocksOf(texts: readonly string[]): CodeBlock[] {
+  return texts.flatMap((text) => findCodeBlocks(text));
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, '\\$&');
+}
+
+function fence(text: string): string {
+  let ticks = '```';
+  while (text.includes(ticks)) {
+    ticks += '`';
+  }
+  const lines = text.split('\n');
+  const shown = lines.length > 8 ? [...lines.slice(0, 8), `… (${lines.length - 8} more lines)`] : lines;
+  return `${ticks}\n${shown.join('\n')}\n${ticks}\n`;
+}
+
+function location(uri: vscode.Uri, range: { startLine: number; endLine: number }): vscode.Location {
+  return new vscode.Location(uri, new vscode.Range(range.startLine - 1, 0, range.endLine - 1, Number.MAX_SAFE_INTEGER));
+}
+
+/** The parts a placed code block changes, one line each, with a link to the place. */
+function renderParts(stream: vscode.ChatResponseStream, match: SnippetMatch): void {
+  const { snippet } = match.result;
+  for (const part of snippet.parts) {
+    const action = part.action === 'rewritten' ? 'rewrites the whole file' : `${part.action} ${part.what}`;
+    stream.markdown(`- ${escapeMarkdown(action)}`);
+    if (part.range) {
+      stream.markdown(' ');
+      stream.anchor(location(match.uri, part.range), `${match.label}:${part.range.startLine}`);
+    }
+    stream.markdown('\n');
+  }
+  for (const removed of snippet.removed) {
+    stream.markdown(`- _removes ${escapeMarkdown(removed.what)} (lines ${removed.startLine}-${removed.endLine})_\n`);
+  }
+}
+
+/** Why a code block does not place: the outcome line, the candidates (quoted on a near miss), the model's message. */
+function renderRefusal(stream: vscode.ChatResponseStream, match: SnippetMatch, outcome: BlockOutcome): void {
+  stream.markdown(`${escapeMarkdown(outcomeLine(outcome))}\n\n`);
+  for (const note of outcome.notes) {
+    stream.markdown(`- _${escapeMarkdown(note)}_\n`);
+  }
+  outcome.candidates.forEach((candidate, i) => {
+    const label = outcome.status === 'ambiguous' ? `${i + 1} of ${outcome.candidates.length}` : formatPercent(candidate.score);
+    stream.markdown(`\n${label}: `);
+    stream.anchor(location(match.uri, candidate), `${match.label}:${candidate.startLine}-${candidate.endLine}`);
+    stream.markdown('\n');
+    if (outcome.status === 'not_found') {
+      stream.markdown(fence(candidate.text));
+    }
+    // Code without placeholders can go where the user points: the chosen lines become the code block,
+    // applied like a block (re-checked on click, one undoable edit).
+    const block = codeBlockAt(match.code, candidate, { languageId: match.document.languageId, fileName: match.label });
+    if (block) {
+      const args: ChatApplyArgs = { targets: [{ uri: match.uri.toString(), version: match.version, blocks: [toBlockArg(block)] }] };
+      stream.button({
+        title: candidateButtonLabel(outcome, candidate, i),
+        command: ChatCommands.apply,
+        arguments: [args],
+        tooltip: `Replace ${linesLabel(candidate)} of ${match.label} with the code block`,
+      });
+    }
+  });
+  stream.button({
+    title: 'Copy message for the model',
+    command: ChatCommands.copyMessage,
+    arguments: [match.result.message],
+    tooltip: 'The same feedback the applyBlocks tool gives an agent',
+  });
+}
+
+/** Streams the reply for code blocks (the request held no edit format). Returns how many would apply. */
+export async function replyWithCodeBlocks(
+  stream: vscode.ChatResponseStream,
+  blocks: readonly CodeBlock[],
+  fallback: vscode.Uri | undefined,
+  deps: CodeBlockDeps,
+): Promise<number> {
+  let placed = 0;
+  for (const [i, block] of blocks.entries()) {
+    stream.markdown(`\n---\n\n**Code block ${i + 1}**`);
+    const target = await resolveBlockTarget(block.filePath, fallback);
+    if (target.kind !== 'document') {
+      stream.markdown(`: ${escapeMarkdown(target.message)}\n`);
+      continue;
+    }
+    stream.markdown(' → ');
+    stream.anchor(target.document.uri, target.label);
+    stream.markdown(': ');
+    const match = await deps.applier.match(target.document, target.label, block.code, 'chat');
+    const args: CodeBlockButtonArgs = { uri: match.uri.toString(), code: block.code };
+    if (match.result.status === 'applied') {
+      placed++;
+      stream.markdown(`places by ${match.result.snippet.reader === 'outline' ? 'its outline' : 'its declarations'}\n\n`);
+      renderParts(stream, match);
+      stream.button({
+        title: 'Apply',
+        command: CodeBlockChatCommands.apply,
+        arguments: [args],
+        tooltip: `Apply to ${match.label} as one undoable edit`,
+      });
+      stream.button({
+        title: 'Preview',
+        command: CodeBlockChatCommands.preview,
+        arguments: [args],
+        tooltip: 'Review a diff, then Apply or Discard',
+      });
+      continue;
+    }
+    const outcome = match.result.blocks.find((b) => b.status !== 'held_back') ?? match.result.blocks[0];
+    if (outcome) {
+      renderRefusal(stream, match, outcome);
+    }
+  }
+  return placed;
+}
+
+function checkArgs(raw: unknown): CodeBlockButtonArgs | undefined {
+  const args = raw as CodeBlockButtonArgs | undefined;
+  return typeof args?.uri === 'string' && typeof args.code === 'string' ? args : undefined;
+}
+
+/** A button's code block matched again on the live file; the refusal when it does not place now. */
+async function matchAgain(deps: CodeBlockDeps, raw: unknown): Promise<SnippetMatch | CodeBlockOutcome> {
+  const args = checkArgs(raw);
+  if (!args) {
+    return { status: 'invalid', summary: 'This chat button is from an incompatible version of Resilient Apply; ask @apply again.' };
+  }
+  const uri = vscode.Uri.parse(args.uri);
+  const opened = await openTarget(uri);
+  if (opened.kind !== 'document') {
+    return { status: 'refused', summary: opened.message };
+  }
+  const match = await deps.applier.match(opened.document, opened.label, args.code, 'chat');
+  if (match.result.status !== 'applied') {
+    return { status: 'refused', summary: `The code block no longer places in ${labelFor(uri)}: ${match.result.message}` };
+  }
+  return match;
+}
+
+/** The buttons' commands. */
+export function registerCodeBlockChatCommands(context: vscode.ExtensionContext, deps: CodeBlockDeps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(
+      CodeBlockChatCommands.apply,
+      afterEngine(async (raw: unknown): Promise<CodeBlockOutcome> => {
+        const match = await matchAgain(deps, raw);
+        if ('status' in match) {
+          void vscode.window.showErrorMessage(match.summary);
+          return match;
+        }
+        const outcome = await deps.applier.commit([match], 'chat');
+        if (outcome.status === 'applied') {
+          await deps.applier.reveal(outcome.plan);
+        } else {
+          void vscode.window.showErrorMessage(outcome.summary);
+        }
+        return outcome;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      CodeBlockChatCommands.preview,
+      afterEngine(async (raw: unknown): Promise<CodeBlockOutcome> => {
+        const match = await matchAgain(deps, raw);
+        if ('status' in match) {
+          void vscode.window.showErrorMessage(match.summary);
+          return match;
+        }
+        return deps.reviews.open(match, 'chat');
+      }),
+    ),
+  );
+}
