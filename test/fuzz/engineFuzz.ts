@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runBatch } from '../../src/core/engine';
 import { BlockParseError, parseBlocks } from '../../src/core/formats/parser';
+import { isPlaceholderLine } from '../../src/core/formats/placeholders';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 import { seededRandom } from '../shared/seededRandom';
 
@@ -576,7 +577,10 @@ export function runCase(seed: number, caseNo: number, capMs: number): CaseStats 
     // Written lines lose trailing whitespace (outside Markdown), so such a SEARCH cannot come back;
     // in a mixed-EOL file new lines take the break of the line they replace, which may differ.
     !/[ \t]$/m.test(only.search) &&
-    !(doc.text.includes('\r\n') && /(^|[^\r])\n/.test(doc.text))
+    !(doc.text.includes('\r\n') && /(^|[^\r])\n/.test(doc.text)) &&
+    // The inverse's REPLACE is the original SEARCH: a placeholder line there (`// ...`) stands for file
+    // lines by design (issue 19), so the inverse keeps them instead of writing the placeholder back.
+    !only.search.split('\n').some((line) => isPlaceholderLine(line, { languageId: options.languageId, fileName: options.fileName }))
   ) {
     const inverse: SearchReplaceBlock = { index: 1, sourceLine: 1, search: only.replace, replace: only.search };
     const back = timed('applyBlocks (inverse)', () => finish(runBatch(result.content!, [inverse], {}, false)));
