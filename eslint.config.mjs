@@ -9,6 +9,17 @@ const CORE_SURFACE_ONLY = {
   message: "import core through its public surface ('../core', src/core/index.ts); add what you need there.",
 };
 
+/** Core runs in Node and in a browser worker: no VS Code API, no Node built-ins, no adapters. */
+const CORE_NO_VSCODE = { name: 'vscode', message: 'src/core is pure: VS Code adapters live in src/extension.' };
+const CORE_PURE_PATTERNS = [
+  { group: ['node:*'], message: 'src/core runs in a browser worker too: no Node built-ins.' },
+  {
+    group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'],
+    message: 'src/core runs in a browser worker too: no Node built-ins.',
+  },
+  { regex: '(^|/)(extension|node|cli)(/|$)', message: 'src/core must not depend on the adapters.' },
+];
+
 /** The folders of src/core in the order of the data path; each may import only the ones before it. */
 export const CORE_LAYERS = ['formats', 'match', 'decide', 'write', 'report', 'batch'];
 
@@ -25,14 +36,9 @@ function coreLayerRules() {
         'no-restricted-imports': /** @type {import('eslint').Linter.RuleEntry} */ ([
           'error',
           {
-            paths: [{ name: 'vscode', message: 'src/core is pure: VS Code adapters live in src/extension.' }],
+            paths: [CORE_NO_VSCODE],
             patterns: [
-              { group: ['node:*'], message: 'src/core runs in a browser worker too: no Node built-ins.' },
-              {
-                group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'],
-                message: 'src/core runs in a browser worker too: no Node built-ins.',
-              },
-              { regex: '(^|/)(extension|node|cli)(/|$)', message: 'src/core must not depend on the adapters.' },
+              ...CORE_PURE_PATTERNS,
               {
                 regex: '^\\.\\.(/\\.\\.)*(/index)?/?$',
                 message: `src/core/${layer} must not import core's public surface (index.ts): import the file.`,
@@ -103,15 +109,8 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'src/core is pure: VS Code adapters live in src/extension.' }],
-          patterns: [
-            { group: ['node:*'], message: 'src/core runs in a browser worker too: no Node built-ins.' },
-            {
-              group: ['fs', 'path', 'os', 'child_process', 'crypto', 'util', 'buffer', 'stream'],
-              message: 'src/core runs in a browser worker too: no Node built-ins.',
-            },
-            { regex: '(^|/)(extension|node|cli)(/|$)', message: 'src/core must not depend on the adapters.' },
-          ],
+          paths: [CORE_NO_VSCODE],
+          patterns: CORE_PURE_PATTERNS,
         },
       ],
     },
