@@ -5,7 +5,16 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { closeSecondarySideBar, editorText, eventually, openFile, pressUndo, runCommand, runWhenAvailable } from './workbench.mjs';
+import {
+  closeSecondarySideBar,
+  editorText,
+  eventually,
+  focusEditor,
+  openFile,
+  pressUndo,
+  runCommand,
+  runWhenAvailable,
+} from './workbench.mjs';
 
 export const title = 'a code block in Markdown: CodeLens, review diff, Apply in the title bar, one undo';
 
@@ -33,8 +42,9 @@ export default async function ({ page, workspace, screenshot, log }) {
   const lens = page.locator('.editor-group-container.active .codelens-decoration a', { hasText: `Apply code block to ${FILE}` });
   await lens.first().waitFor({ state: 'visible', timeout: 30_000 });
   log(`CodeLens: ${(await lens.first().textContent())?.trim()}`);
-  await lens.first().scrollIntoViewIfNeeded();
   await screenshot('codelens');
+  // The lenses are rendered again when the provider refreshes (the engine or a grammar loading): no
+  // element handle is held across that; click() finds the link again until it stays attached.
   await lens.first().click();
 
   // The review: a diff of the live file against the result, with Apply / Discard in the title bar.
@@ -47,9 +57,16 @@ export default async function ({ page, workspace, screenshot, log }) {
   const apply = page.locator('.editor-group-container.active a.action-label[aria-label*="Apply Code Block"]');
   await apply.first().waitFor({ state: 'visible', timeout: 20_000 });
   await apply.first().click();
-  await diff.waitFor({ state: 'detached', timeout: 20_000 });
+  // The workbench keeps a closed diff editor's widget for reuse: wait for the review's tab to close.
+  await page.locator('.tabs-container .tab', { hasText: 'code block' }).waitFor({ state: 'detached', timeout: 20_000 });
 
-  await openFile(page, FILE);
+  // Apply opened the file in a tab of its own (it holds the unsaved edit): bring that tab forward.
+  await page
+    .locator(`.tabs-container .tab[data-resource-name="${path.basename(FILE)}"]`)
+    .first()
+    .click();
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${path.basename(FILE)}"]`).waitFor({ timeout: 20_000 });
+  await focusEditor(page);
   await eventually(() => editorText(page), expected, { timeoutMs: 20_000, message: 'Apply did not write the code block in the file' });
   await screenshot('applied');
 
