@@ -2,22 +2,10 @@
 // (test/property/elisions.ts). Prints the figures; exits 1 on any failure, naming seed and case.
 
 import { runElisionProperty } from './elisions';
+import { countArg } from '../shared/countArg';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) {
-    return fallback;
-  }
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    console.error(`--${name} needs a non-negative integer, got ${JSON.stringify(process.argv[i + 1])}`);
-    process.exit(2);
-  }
-  return value;
-}
-
-const cases = arg('cases', 100_000);
-const seed = arg('seed', 1);
+const cases = countArg('cases', 100_000);
+const seed = countArg('seed', 1);
 const t0 = process.hrtime.bigint();
 const summary = runElisionProperty({ cases, seed, maxFailures: 20 });
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;

@@ -1,23 +1,11 @@
 // `npm run test:snippets -- --cases N --seed S`: the long run of the code-block property
 // (test/property/snippets.ts). Prints the figures; exits 1 on any failure, naming seed and case.
 import { runSnippetProperty } from './snippets';
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i === -1) {
-    return fallback;
-  }
-  const value = Number(process.argv[i + 1]);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    console.error(`--${name} needs a non-negative integer, got ${JSON.stringify(process.argv[i + 1])}`);
-    process.exit(2);
-  }
-  return value;
-}
+import { countArg } from '../shared/countArg';
 
 void (async () => {
-  const cases = arg('cases', 2_000);
-  const seed = arg('seed', 1);
+  const cases = countArg('cases', 2_000);
+  const seed = countArg('seed', 1);
   const t0 = process.hrtime.bigint();
   const summary = await runSnippetProperty({ cases, seed, maxFailures: 50 });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
