@@ -24,7 +24,7 @@ import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
 import type { WholePatchPlan } from '../wholePatch';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
-import { applyCodeForTool } from './codeTool';
+import { applyCodeForTool, saveAfterToolEdit } from './codeTool';
 
 /** What the tool needs from activate(). */
 export interface ApplyToolDeps {
@@ -312,16 +312,7 @@ export async function applyToolInput(input: unknown, token: vscode.CancellationT
     return final && final.result.status !== 'applied' ? final.result.message : `Nothing was applied to ${opened.label}: ${outcome.summary}`;
   }
   const message = (final ?? part).result.message;
-  // Keep disk and buffer in step for what the agent runs next (tests, builds), unless the user had
-  // unsaved changes of their own in that file: those stay unsaved, as the user left them.
-  if (!wasDirty && document.uri.scheme !== 'untitled') {
-    try {
-      await document.save();
-    } catch (error) {
-      return `${message}\n(The edit is in the editor but saving failed: ${error instanceof Error ? error.message : String(error)}.)`;
-    }
-  }
-  return message;
+  return saveAfterToolEdit(document, wasDirty, message);
 }
 
 /** Registers the tool implementation for the `languageModelTools` contribution. */

@@ -44,6 +44,15 @@ export async function applyCodeForTool(
     return outcome.summary;
   }
   const message = outcome.plan?.parts[0]?.result.message ?? match.result.message;
+  return saveAfterToolEdit(document, wasDirty, message);
+}
+
+/**
+ * Saves a document the tool edited, so disk and buffer agree for what the agent runs next (tests,
+ * builds), unless the user had unsaved changes of their own in it: those stay unsaved, as the user left
+ * them. Returns the tool's message, with a note when saving failed.
+ */
+export async function saveAfterToolEdit(document: vscode.TextDocument, wasDirty: boolean, message: string): Promise<string> {
   if (!wasDirty && document.uri.scheme !== 'untitled') {
     try {
       await document.save();
