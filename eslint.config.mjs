@@ -69,6 +69,7 @@ export default tseslint.config(
       'test-results/**',
       'demo/**',
       'test/property/fixtures/**',
+      'test/fixtures/codeBlockCorpus/**',
       'test/stub-model/extension.js',
     ],
   },
