@@ -154,7 +154,8 @@ function braceDelta(line: string): { delta: number; opened: boolean } {
       }
     } else if (ch === '"' || ch === "'" || ch === '`') {
       quote = ch;
-    } else if ((ch === '/' && line[i + 1] === '/') || ch === '#') {
+    } else if ((ch === '/' && line[i + 1] === '/') || (ch === '#' && (i === 0 || /\s/.test(line[i - 1])))) {
+      // `#` opens a comment only as a word of its own: in `$#list`, `${#var}` or a regex `/^\s*#/` it is code.
       break;
     } else if (ch === '{') {
       delta++;
@@ -176,7 +177,7 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
       for (let j = i + 1; j < limit && depth > 0; j++) {
         depth += braceDelta(lines[j]).delta;
         if (depth <= 0) {
-          return { end: j, braced: true };
+          return { end: closerAtHeaderDepth(lines, start, j, limit), braced: true };
         }
       }
       return depth <= 0 ? { end: i, braced: true } : { end: limit - 1, braced: true };
@@ -202,6 +203,30 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
     end = j;
   }
   return { end, braced: false };
+}
+
+/**
+ * Where braces and indentation disagree, the closing brace at the header's own indentation. Braces close at
+ * `closed`; when that line is indented deeper than the header and the lines after it stay deeper up to a `}`
+ * at the header's depth, that `}` ends the declaration: a brace counted wrong inside the body (in a string,
+ * a regex, a stray `}` the block duplicates) must not cut the body in two.
+ */
+function closerAtHeaderDepth(lines: readonly string[], start: number, closed: number, limit: number): number {
+  const base = indentWidth(lines[start]);
+  if (indentWidth(lines[closed]) <= base) {
+    return closed;
+  }
+  for (let k = closed + 1; k < limit; k++) {
+    if (isBlankLine(lines[k])) {
+      continue;
+    }
+    const width = indentWidth(lines[k]);
+    if (width > base) {
+      continue;
+    }
+    return width === base && /^\s*\}/.test(lines[k]) ? k : closed;
+  }
+  return closed;
 }
 
 /** Comment lines directly above a line (no blank line between). */
