@@ -229,6 +229,7 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
     settings.autoApplyAbove !== undefined &&
     !fuzzy.truncated &&
     best.score >= settings.autoApplyAbove &&
+    best.grown === undefined &&
     (!rival || best.score - rival.score >= AUTO_APPLY_MARGIN) &&
     !(indentConflict = looseIndentConflict(batch, block, spec, best.start, best.end))
   ) {
@@ -236,7 +237,9 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
     outcome.notes.push(`placed by fuzzy match (score ${formatScore(best.score)}, autoApplyAbove ${settings.autoApplyAbove})`);
     return { outcome, target: { kind: 'region', start: best.start, end: best.end, spec } };
   }
-  outcome.candidates = windows.slice(0, settings.maxCandidates).map((w) => batch.candidate(w.start, w.end, w.score));
+  outcome.candidates = windows
+    .slice(0, settings.maxCandidates)
+    .map((w) => batch.candidate(w.start, w.end, w.score, w.grown === undefined ? undefined : grownNote(w.grown)));
   if (twins.length > 0) {
     const where = [best, ...twins].map((w) => batch.range(w.start, w.end)).sort((a, b) => a.startLine - b.startLine);
     outcome.notes.push(
@@ -253,10 +256,17 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
           ? 'the fuzzy search was cut short, so the best candidate is not known to be unique; not applied'
           : twins.length > 0
             ? 'the best fuzzy candidate has a twin with the same text; not applied'
-            : `best fuzzy candidate does not lead the next (${rivalText(batch, rival)}) by ${AUTO_APPLY_MARGIN}; not applied`,
+            : best.grown !== undefined
+              ? `the file has grown ${best.grown} line${best.grown === 1 ? '' : 's'} inside the best fuzzy candidate since SEARCH was written; not applied`
+              : `best fuzzy candidate does not lead the next (${rivalText(batch, rival)}) by ${AUTO_APPLY_MARGIN}; not applied`,
     );
   }
   return { outcome };
+}
+
+/** A candidate region the file has grown lines inside since SEARCH was written (grown.ts). */
+function grownNote(grown: number): string {
+  return `the file has ${grown} line${grown === 1 ? '' : 's'} here that SEARCH lacks`;
 }
 
 function rivalText(batch: Batch, rival: { start: number; end: number; score: number } | undefined): string {

@@ -198,7 +198,7 @@ export class ExactEvidence {
     }
     // Each step may pass over one SEARCH line the file lacks (invented, or half of a split line), one
     // file line SEARCH lacks,
-    const pairs = (i: number, j: number) => i >= 0 && i < n && this.aligner.sim(i, this.lines.line(j)) >= LINE_CREDIT_FLOOR;
+    const pairs = (i: number, j: number) => this.pairs(i, j);
     // or one changed line, when the lines beyond it pair again.
     let start = matchDoc[first];
     for (let i = matchSearch[first] - 1; i >= 0 && start > 0; i--) {
@@ -235,6 +235,22 @@ export class ExactEvidence {
       }
     }
     return { start, end };
+  }
+
+  /** Whether SEARCH line i looks like non-blank document line j (a line the alignment credits). */
+  pairs(i: number, j: number): boolean {
+    return i >= 0 && i < this.search.length && this.aligner.sim(i, this.lines.line(j)) >= LINE_CREDIT_FLOOR;
+  }
+
+  /** Whether SEARCH line i equals non-blank document line j by lineKey, and whether that line has words. */
+  equal(i: number, j: number): 'no' | 'punctuation' | 'evidence' {
+    const k = this.keyIndex(j);
+    if (k >= 0) {
+      return this.evidenceSearchLines[k].includes(i) ? 'evidence' : 'no';
+    }
+    return k === PUNCTUATION_ONLY && !hasTwoWordChars(this.search[i]) && lineKey(this.search[i]) === lineKey(this.lines.norm(j))
+      ? 'punctuation'
+      : 'no';
   }
 
   /**

@@ -28,6 +28,11 @@ export class ScoredWindows {
     return score;
   }
 
+  /** Whether window [a, b) was scored before. */
+  known(a: number, b: number): boolean {
+    return this.byKey.has(a * (this.M + 1) + b);
+  }
+
   all(): FuzzyWindow[] {
     return [...this.byKey.values()];
   }

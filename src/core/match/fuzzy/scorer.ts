@@ -67,6 +67,16 @@ export class WindowScorer {
     this.evidence.knowKeys(found, exact);
   }
 
+  /** See ExactEvidence.pairs. */
+  pairs(i: number, j: number): boolean {
+    return this.evidence.pairs(i, j);
+  }
+
+  /** See ExactEvidence.equal. */
+  equal(i: number, j: number): 'no' | 'punctuation' | 'evidence' {
+    return this.evidence.equal(i, j);
+  }
+
   /** See ExactEvidence.settle. */
   settle(a: number, b: number): { start: number; end: number } | undefined {
     return this.evidence.settle(a, b);

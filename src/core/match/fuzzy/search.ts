@@ -21,7 +21,7 @@
 // This file is the entry: findFuzzyCandidates runs the stages, each a file of this folder, in this
 // order: measure.ts (the non-blank lines) -> exactPass.ts, keyMatcher.ts, exactLines.ts (lines equal to
 // SEARCH's) -> estimate.ts, prefilter.ts (look-alike regions) -> regions.ts (seeds scored, edges
-// refined) -> ranking.ts, twins.ts (the candidates). scorer.ts scores windows for all of them, from
+// refined) -> ranking.ts, grown.ts, twins.ts (the candidates). scorer.ts scores windows for all of them, from
 // windowBag.ts, aligner.ts and evidence.ts over docLines.ts and pairIds.ts; lineText.ts, similarity.ts,
 // budget.ts and window.ts are shared by all.
 
@@ -33,6 +33,7 @@ import { lineKey, normalizeLine } from './lineText';
 import { type MeasuredLines, measureLines } from './measure';
 import { prefilter } from './prefilter';
 import { pickCandidates, settleLeading, strongestRival } from './ranking';
+import { withGrownRegions } from './grown';
 import { evidenceRegions, lookAlikeRegions, refineEdges, ScoredWindows } from './regions';
 import { WindowScorer } from './scorer';
 import { findTwinsOf } from './twins';
@@ -148,12 +149,16 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
       refineEdges(seeds.slice(0, maxCandidates + 1), windows, search.length, options.minScore);
     }
   });
-  const all = settleLeading(windows, scorer);
+  let all = settleLeading(windows, scorer);
+  untilCapReached(() => {
+    all = withGrownRegions(all, search.length, lines.nonBlank.length, scorer, windows, budget);
+  });
   const taken = pickCandidates(all, findTwinsOf(docLines, lines.nonBlank, budget, exact), maxCandidates, options.minScore);
   const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
     start: lines.nonBlank[w.start],
     end: lines.nonBlank[w.end - 1] + 1,
     score: w.score,
+    ...(w.grown !== undefined && { grown: w.grown }),
   });
   const result: FuzzyResult = { windows: taken.map(toDoc), truncated: budget.truncated, work: budget.used };
   const rival = strongestRival(all, taken);

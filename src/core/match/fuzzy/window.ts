@@ -7,6 +7,11 @@ export interface FuzzyWindow {
   start: number;
   end: number;
   score: number;
+  /**
+   * Set on a region the file has grown lines inside (grown.ts): this many of its lines pair with no
+   * SEARCH line. A candidate to show, never one to place without the user.
+   */
+  grown?: number;
 }
 
 export function overlapOf(x: FuzzyWindow, y: FuzzyWindow): number {
