@@ -119,7 +119,7 @@ describe('resilient-apply apply --snippet: refusals keep the file', () => {
     const { code, json } = runJson(dir, ['apply', 'shop.py', '--snippet', '-'], snippet);
     assert.equal(code, 1);
     assert.equal(json.status, 'not_found');
-    assert.match(json.message, /class Basket: nothing the block shows is in the file/);
+    assert.match(json.message, /class Basket has no place in the file\.\nWhy: nothing the code block shows is in the file/);
     assert.equal(read(dir, 'shop.py'), SHOP);
   });
 

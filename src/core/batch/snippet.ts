@@ -16,7 +16,7 @@ import { planSnippet } from '../decide/snippetPlan';
 import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
 import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
 import { alignEqual } from '../write/align';
-import { formatMessage } from '../report/message';
+import { formatCodeBlockMessage } from '../report/message';
 import { applyBlocksAsync } from '../engine';
 
 export type { GrammarSource };
@@ -180,12 +180,14 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
   if (snippetOutline.errors > 0 && fileOutline.errors === 0) {
     // Where the block does not parse, its declarations' extents are guesses: refuse rather than place a guess.
     const line = (snippetOutline.firstError ?? 0) + 1;
-    const reason = `it does not parse as ${snippetOutline.reader} (a syntax error near line ${line} of the block: ${JSON.stringify(snippetLines[line - 1]?.trim() ?? '')}), so its declarations cannot be told apart; send complete declarations, or SEARCH/REPLACE blocks`;
+    const reason = `it does not parse as ${snippetOutline.reader} (a syntax error near line ${line} of the code block: ${JSON.stringify(snippetLines[line - 1]?.trim() ?? '')}), so its declarations cannot be told apart; re-send it with each declaration complete (from its first line to its last), or as SEARCH/REPLACE blocks`;
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
   }
   const plan = planSnippet({ lines: fileLines, outline: fileOutline }, { lines: snippetLines, placeholders, outline: snippetOutline });
   if (plan.kind === 'refused') {
-    return refused(documentText, fileLines, plan.refusal, fileName, report, options);
+    // Without a declaration, a line of the file or a near miss, a code block has no structure to place it by.
+    const structureless = snippetOutline.decls.length === 0 ? noStructureReason(snippetOutline.reader) : undefined;
+    return refused(documentText, fileLines, plan.refusal, fileName, report, options, structureless);
   }
   report.wholeFile = plan.wholeFile;
   report.removed = plan.removed.map((r) => ({ what: r.what, startLine: r.start + 1, endLine: r.end }));
@@ -196,11 +198,18 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
     return unchanged(fileName, report, { startLine: first + 1, endLine: Math.max(first + 1, last) });
   }
   const result = await applyBlocksAsync(documentText, made.blocks, options);
+  const written = partRanges(plan.edits);
   for (const outcome of result.blocks) {
-    const parts = made.partsOf[outcome.index - 1].map((p) => plan.parts[p]);
-    outcome.notes.unshift(...parts.map(partPhrase));
+    const parts = made.partsOf[outcome.index - 1];
+    outcome.notes.unshift(...parts.map((p) => partPhrase(plan.parts[p])));
     for (const p of parts) {
-      report.parts.push({ what: p.what, action: p.action, block: outcome.index, ...(outcome.range ? { range: outcome.range } : {}) });
+      const part = plan.parts[p];
+      // A rewrite's part is every changed stretch (the engine's blocks); any other part is listed once,
+      // at the lines it wrote.
+      const range = part.action === 'rewritten' ? outcome.range : written.get(p);
+      if (part.action === 'rewritten' || !report.parts.some((r) => r.what === part.what && r.action === part.action)) {
+        report.parts.push({ what: part.what, action: part.action, block: outcome.index, ...(range ? { range } : {}) });
+      }
     }
   }
   if (plan.wholeFile && report.removed.length > 0 && result.blocks.length > 0) {
@@ -208,8 +217,41 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
       `the rewrite removes ${report.removed.map((r) => `${r.what} (lines ${r.startLine}-${r.endLine})`).join(', ')}`,
     );
   }
-  result.message = formatMessage({ fileName, status: result.status, blocks: result.blocks });
+  result.message = formatCodeBlockMessage({
+    fileName,
+    status: result.status,
+    blocks: result.blocks,
+    parts: report.parts,
+    removed: report.removed,
+  });
   return { ...result, snippet: report };
+}
+
+/** The lines of the new text each part wrote (1-based, blank separators left out), from the plan's sorted edits. */
+function partRanges(edits: readonly PlannedEdit[]): Map<number, LineRange> {
+  const ranges = new Map<number, LineRange>();
+  let shift = 0;
+  for (const edit of edits) {
+    let first = 0;
+    let last = edit.lines.length;
+    while (first < last && edit.lines[first].trim() === '') {
+      first++;
+    }
+    while (last > first && edit.lines[last - 1].trim() === '') {
+      last--;
+    }
+    const start = edit.start + shift;
+    shift += edit.lines.length - (edit.end - edit.start);
+    if (last > first) {
+      const range = { startLine: start + first + 1, endLine: start + last };
+      const known = ranges.get(edit.part);
+      ranges.set(
+        edit.part,
+        known ? { startLine: Math.min(known.startLine, range.startLine), endLine: Math.max(known.endLine, range.endLine) } : range,
+      );
+    }
+  }
+  return ranges;
 }
 
 /** What a part did, as a note of the block that carried it. */
@@ -293,6 +335,7 @@ async function refused(
   fileName: string,
   report: SnippetReport,
   options: SnippetOptions = {},
+  structureless?: string,
 ): Promise<SnippetResult> {
   const outcome: BlockOutcome = undecided(1);
   const reason = `${refusal.what}: ${refusal.reason}`;
@@ -306,7 +349,12 @@ async function refused(
     outcome.notes.push(reason);
   } else if (refusal.status === 'not_found') {
     outcome.candidates = await nearMisses(documentText, fileLines, refusal.searchLines ?? [], options);
-    outcome.notes.push(reason);
+    if (outcome.candidates.length === 0 && structureless) {
+      refusal = { status: 'invalid', what: 'the code block', reason: structureless };
+      markInvalid(outcome, structureless);
+    } else {
+      outcome.notes.push(reason);
+    }
   } else {
     markInvalid(outcome, reason);
   }
@@ -315,9 +363,14 @@ async function refused(
     status,
     edits: [],
     blocks: [outcome],
-    message: formatMessage({ fileName, status, blocks: [outcome] }),
+    message: formatCodeBlockMessage({ fileName, status, blocks: [outcome], parts: [], removed: [], refusal }),
     snippet: report,
   };
+}
+
+function noStructureReason(reader: string): string {
+  const read = reader === 'outline' ? 'the outline (this language has no grammar here)' : `the ${reader} grammar`;
+  return `it shows no declaration that ${read} can read, and none of its lines is in the file or near one, so nothing tells where it goes; re-send it with lines of the file around the change (copied exactly), or as SEARCH/REPLACE blocks`;
 }
 
 /** The file's text closest to some lines of the block, ranked, as the engine finds them for a SEARCH it misses. */
@@ -352,7 +405,7 @@ function unchanged(fileName: string, report: SnippetReport, at: LineRange): Snip
     status: 'not_found',
     edits: [],
     blocks: [outcome],
-    message: `Nothing to apply to ${fileName}: the file already holds every line the code block shows.`,
+    message: formatCodeBlockMessage({ fileName, status: 'not_found', blocks: [outcome], parts: [], removed: [], unchanged: at }),
     snippet: report,
   };
 }

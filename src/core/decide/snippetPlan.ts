@@ -216,7 +216,7 @@ function refuseSpread(context: ScopeContext): never {
     status: 'ambiguous',
     what: context.snippet.outline.decls.map(describeDecl).join(', '),
     reason:
-      'the declarations it shows belong to different enclosing declarations of the file (or to none), and the block does not show which; add the enclosing lines (e.g. `class Cart {` ... `}`)',
+      'the declarations it shows belong to different enclosing declarations of the file (or to none), and the code block does not show which; add the enclosing lines (e.g. `class Cart {` ... `}`)',
     places,
   });
 }

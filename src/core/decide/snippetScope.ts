@@ -62,7 +62,7 @@ export function findDecl(shown: Decl, candidates: readonly Decl[]): Decl | undef
     throw new PlanRefusal({
       status: 'ambiguous',
       what: describeDecl(shown),
-      reason: `${shown.name} is declared ${found.length} times here, and the block does not show which one it means; show the enclosing declaration or the lines around it`,
+      reason: `${shown.name} is declared ${found.length} times here, and the code block does not show which one it means; show the enclosing declaration or the lines around it`,
       places: found.map((d) => ({ start: d.lead, end: d.end + 1 })),
     });
   }
@@ -152,7 +152,7 @@ export function mergeScope(context: ScopeContext, scope: Scope): void {
       throw new PlanRefusal({
         status: 'invalid',
         what: describeDecl(u.decl),
-        reason: `the block shows ${describeDecl(u.decl)} twice (lines ${twice.start + 1} and ${u.decl.start + 1} of the block); show it once`,
+        reason: `the code block shows ${describeDecl(u.decl)} twice (lines ${twice.start + 1} and ${u.decl.start + 1} of the code block); show it once`,
       });
     }
     used.set(target, u.decl);
@@ -238,8 +238,8 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
   if (middle.length > 0) {
     throw new PlanRefusal({
       status: 'not_found',
-      what: `line ${middle[0].start + 1} of the block`,
-      reason: `lines ${middle[0].start + 1}-${middle[middle.length - 1].end} of the block stand between two placeholders and are not in the file, so nothing tells where they go; show a line of the file next to them`,
+      what: `line ${middle[0].start + 1} of the code block`,
+      reason: `lines ${middle[0].start + 1}-${middle[middle.length - 1].end} of the code block stand between two placeholders and are not in the file, so nothing tells where they go; show a line of the file next to them`,
       searchLines: context.snippet.lines.slice(middle[0].start, middle[middle.length - 1].end),
     });
   }
@@ -313,9 +313,9 @@ function refuseUnanchored(context: ScopeContext, units: readonly Unit[]): never 
   const last = units[units.length - 1];
   throw new PlanRefusal({
     status: 'not_found',
-    what: first.type === 'decl' ? describeDecl(first.decl) : `lines ${first.start + 1}-${last.end} of the block`,
+    what: first.type === 'decl' ? describeDecl(first.decl) : `lines ${first.start + 1}-${last.end} of the code block`,
     reason:
-      'nothing the block shows is in the file, so nothing tells where this goes; show the declaration it follows (or precedes), or put a placeholder line (`// ... existing code ...`) on the side where the file goes on',
+      'nothing the code block shows is in the file, so nothing tells where this goes; show the declaration it follows (or precedes), or put a placeholder line (`// ... existing code ...`) on the side where the file goes on',
     searchLines: context.snippet.lines.slice(first.start, last.end),
   });
 }
@@ -363,8 +363,8 @@ function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[]
   const decls = units.filter((u): u is Extract<Unit, { type: 'decl' }> => u.type === 'decl');
   const what =
     decls.length > 0
-      ? decls.map((u) => describeDecl(u.decl)).join(', ')
-      : `lines ${units[0].start + 1}-${units[units.length - 1].end} of the block`;
+      ? decls.map((u) => describeOwned(u.decl, scope)).join(', ')
+      : `lines ${units[0].start + 1}-${units[units.length - 1].end} of the code block`;
   addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, written);
 }
 
@@ -417,7 +417,7 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
     throw new PlanRefusal({
       status: 'invalid',
       what: describeDecl(shown),
-      reason: `the block shows only part of ${describeDecl(shown)} (placeholders or left-out members) but its body could not be read line by line in ${shown.interior ? 'the file' : 'the block'}; show it whole`,
+      reason: `the code block shows only part of ${describeDecl(shown)} (placeholders or left-out members) but its body could not be read line by line in ${shown.interior ? 'the file' : 'the code block'}; show it whole`,
     });
   }
   const indent = { from: leadOf(snippet.lines[shown.start]), to: leadOf(file.lines[target.start]) };

@@ -3,7 +3,7 @@
 // quotes the file's real text for the closest regions with a score and line range, then asks for
 // SEARCH to be re-emitted exactly from those lines.
 
-import type { BatchStatus, BlockOutcome, LineRange } from '../types';
+import type { BatchStatus, BlockOutcome, Candidate, LineRange } from '../types';
 import { tierForgives, tierInfo, tierPhrase } from '../match/tierTable';
 import { type BlockVerdict, isFailure, isPlaced, verdictOf } from '../decide/outcome';
 import { formatPercent, formatScore } from './score';
@@ -185,6 +185,110 @@ function ambiguousMessage(prefix: string, fileName: string, block: BlockOutcome,
 function invalidMessage(prefix: string, fileName: string, verdict: BlockVerdict & { kind: 'invalid' }): string {
   const problem = verdict.problems.length > 0 ? verdict.problems.map(ensurePeriod).join(' ') : 'The block cannot be applied as written.';
   return `${prefix}Invalid block for ${fileName}: ${problem}`;
+}
+
+// ---- code blocks -------------------------------------------------------------------------------------
+// A plain code block has no SEARCH, no REPLACE, no :start_line: and is one "code block" however many engine
+// blocks carry it, so it gets its own wording, with the same structure: what happened, every place listed,
+// what to do next (re-send the code block with ...). Every way in (CLI, tool, @apply, CodeLens, clipboard,
+// MCP) reads it from applySnippet's result.
+
+/** What a code block did or could not do, as applySnippet knows it. */
+export interface CodeBlockMessageInput {
+  fileName: string;
+  status: BatchStatus;
+  /** The engine's outcomes of the blocks that carried it (one when it was refused before the engine). */
+  blocks: readonly BlockOutcome[];
+  /** Each part placed: "replaced method total of class Cart", with the lines it touched. */
+  parts: ReadonlyArray<{ action: string; what: string; range?: LineRange }>;
+  /** A whole-file rewrite's removed declarations. */
+  removed: ReadonlyArray<{ what: string } & LineRange>;
+  /** The part that could not be placed and why (the plan's refusal); absent when the engine refused. */
+  refusal?: { what: string; reason: string };
+  /** The file already holds every line it shows, at these lines. */
+  unchanged?: LineRange;
+}
+
+export function formatCodeBlockMessage(input: CodeBlockMessageInput): string {
+  const { fileName, status } = input;
+  if (input.unchanged) {
+    return `Nothing to apply to ${fileName}: the file already holds every line the code block shows (${rangeText(input.unchanged)}). Do not re-send it.`;
+  }
+  if (status === 'applied') {
+    return codeBlockAppliedMessage(input);
+  }
+  const outcome = input.blocks.find(isFailure) ?? input.blocks[0];
+  const why = input.refusal ? stripPeriod(input.refusal.reason) : outcome?.notes.join('; ');
+  const what = input.refusal && input.refusal.what !== 'the code block' ? input.refusal.what : 'it';
+  const head = `The code block was not applied to ${fileName}`;
+  const verdict = outcome ? verdictOf(outcome) : undefined;
+  if (verdict?.kind === 'ambiguous') {
+    const places = verdict.occurrences;
+    const out = [`${head}: ${what} fits ${places.length} places: ${joinList(places.map((c) => rangeText(c)))}.`];
+    if (why) {
+      out.push(`Why: ${ensurePeriod(why)}`);
+    }
+    out.push('', ...quotedPlaces(places));
+    out.push(
+      'To pick one, re-send the code block with the enclosing declaration around it (its first line, such as `class Cart {`, and its last) or with lines next to it that occur only at the intended place.',
+    );
+    return out.join('\n');
+  }
+  if (verdict?.kind === 'not-found' || verdict?.kind === 'stale' || verdict?.kind === 'already-applied') {
+    const out = [`${head}: ${what} ${/^lines /.test(what) ? 'have' : 'has'} no place in the file.`];
+    if (why) {
+      out.push(`Why: ${ensurePeriod(why)}`);
+    }
+    const candidates = outcome?.candidates ?? [];
+    if (candidates.length > 0) {
+      out.push('', `The closest text in ${fileName} (ranked by similarity):`, '');
+      for (const c of candidates) {
+        out.push(`  [${formatScore(c.score)}] ${rangeText(c)}:`, indent(quoted(c.text), '    '), '');
+      }
+      out.push(
+        'Re-send the code block with lines of the file around the new code, copied exactly from the text above, or with the declaration it belongs to.',
+      );
+    } else {
+      out.push(`Re-read ${fileName}, then re-send the code block with the declaration it belongs to or lines of the file next to it.`);
+    }
+    return out.join('\n');
+  }
+  const problem = input.refusal
+    ? `${what === 'it' ? '' : `${what}: `}${input.refusal.reason}`
+    : verdict?.kind === 'invalid' && verdict.problems.length > 0
+      ? verdict.problems.join(' ')
+      : why;
+  return `${head}: ${ensurePeriod(problem || 'it cannot be applied as written')}`;
+}
+
+function codeBlockAppliedMessage(input: CodeBlockMessageInput): string {
+  const { fileName, parts, removed } = input;
+  const rewrite = parts.length > 0 && parts.every((p) => p.action === 'rewritten');
+  const lines = parts
+    .filter((p) => p.action !== 'rewritten')
+    .map((p) => `${p.action} ${p.what}${p.range ? ` (${rangeText(p.range)})` : ''}`);
+  const gone = removed.length > 0 ? `it removes ${joinList(removed.map((r) => `${r.what} (${rangeText(r)})`))}` : '';
+  if (rewrite) {
+    const touched = joinList(parts.flatMap((p) => (p.range ? [rangeText(p.range, false)] : [])));
+    const where = touched ? ` (lines ${touched} changed)` : '';
+    return `Applied the code block to ${fileName} as a rewrite of the whole file${where}${gone ? `; ${gone}` : ''}.`;
+  }
+  if (lines.length <= 1) {
+    return `Applied the code block to ${fileName}${lines.length === 1 ? `: ${lines[0]}` : ''}.`;
+  }
+  return `Applied the code block to ${fileName}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
+}
+
+/** Each place quoted, up to the limit; the rest by line range. */
+function quotedPlaces(places: readonly Candidate[]): string[] {
+  const out: string[] = [];
+  for (const c of places.slice(0, MAX_QUOTED_OCCURRENCES)) {
+    out.push(`  ${rangeText(c)}:`, indent(quoted(c.text), '    '), '');
+  }
+  if (places.length > MAX_QUOTED_OCCURRENCES) {
+    out.push(`  (${places.length - MAX_QUOTED_OCCURRENCES} more places not shown)`, '');
+  }
+  return out;
 }
 
 /**
