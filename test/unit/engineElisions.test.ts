@@ -29,6 +29,21 @@ const SEARCH = [
 ].join('\n');
 
 describe('engine: placeholders in REPLACE', () => {
+  test('a new comment about the rest of the data is written as it is, not read as a placeholder', () => {
+    const replace = [
+      'def load(path):',
+      '    with open(path) as f:',
+      '        data = json.load(f)',
+      '    # handle the rest of the items',
+      '    validate(data)',
+      '    return data',
+    ].join('\n');
+    const result = applyBlocks(PY, [block(SEARCH, replace)], { fileName: 'loader.py', languageId: 'python' });
+    assert.equal(result.status, 'applied');
+    assert.equal(result.content, PY.replace('    validate(data)', '    # handle the rest of the items\n    validate(data)'));
+    assert.equal(result.blocks[0].elisions, undefined);
+  });
+
   test("the issue's example keeps the with block and the validation, and says so", () => {
     const result = applyBlocks(PY, [block(SEARCH, 'def load(path, strict=False):\n    # ... existing code ...\n    return data')], {
       fileName: 'loader.py',

@@ -77,6 +77,48 @@ describe('placeholder lines', () => {
     }
   });
 
+  test('"rest of" says code is left out only when it names code or the comment has an ellipsis', () => {
+    // New comments in REPLACE that talk about what the code does: written as they are.
+    for (const line of [
+      '// process the rest of the queue',
+      '# handle the rest of the items',
+      '    // skip the rest of the line',
+      '-- copy the rest of the rows',
+      '// then handle the rest',
+      '# the rest of the args go to the subprocess',
+      '/* parse the rest of the header */',
+    ]) {
+      assert.equal(recognisePlaceholder(line), undefined, line);
+    }
+    // Placeholders: a unit of code after "rest of", an ellipsis anywhere, or the other words of the table.
+    const cases: [string, string][] = [
+      ['// rest of the code', '//'],
+      ['# rest of the function', '#'],
+      ['// Rest of the component', '//'],
+      ['// rest of file', '//'],
+      ["// rest of the file's contents", '//'],
+      ['# rest of the method body unchanged', '#'],
+      ['// rest of the class', '//'],
+      ['// rest of the implementation', '//'],
+      ['/* rest of the logic */', '/* */'],
+      ['// rest of the methods', '//'],
+      ['# ... rest of the items ...', '#'],
+      ['// … process the rest of the queue', '//'],
+      ['// ... the rest', '//'],
+      ['// and the rest', '//'],
+      ['# rest unchanged', '#'],
+      ['// existing code', '//'],
+      ['-- remains the same', '--'],
+      ['// same as before', '//'],
+      ['# previous code', '#'],
+      ['// other methods', '//'],
+      ['% omitted', '%'],
+    ];
+    for (const [line, syntax] of cases) {
+      assert.deepEqual(recognisePlaceholder(line), { kind: 'comment', syntax }, line);
+    }
+  });
+
   test("the file's language decides which comment syntaxes count", () => {
     assert.equal(isPlaceholderLine('# ... existing code ...', { languageId: 'c' }), false);
     assert.equal(isPlaceholderLine('-- existing code', { languageId: 'javascript' }), false);

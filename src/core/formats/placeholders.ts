@@ -202,6 +202,10 @@ export const ELLIPSIS_IS_CODE_EXTENSIONS: readonly string[] = ['pyi'];
 const CODE_NOUNS =
   'code|implementations?|logic|contents?|lines|methods|functions|fields|properties|imports|members|body|bodies|cases|tests|handlers|routes|definitions|declarations|statements|styles|rules|config|configuration|setup|functionality|exports|components|props|attributes|elements|entries|items|options|settings|helpers|steps|checks|markup|html|css|sections?|blocks?|parts?|stuff|things';
 
+/** What "rest of the ..." must name to say code is left out: a unit of code, not the data it handles. */
+const WHOLE_NOUNS =
+  "code|file's contents|file|functions?|func|methods?|class|classes|implementation|impl|body|logic|modules?|components?|contents|struct|interface|enum|constructor|namespace|script|program|definitions?|object|members|fields|properties|imports|exports|helpers|tests|routes|styles";
+
 /**
  * The words that say code is left out, any case. A comment whose text (at most MAX_PHRASE_WORDS words)
  * holds one of these is a placeholder.
@@ -210,8 +214,13 @@ export const PLACEHOLDER_PHRASES: readonly RegExp[] = [
   new RegExp(`\\bexisting (${CODE_NOUNS})\\b`, 'i'),
   /\b(keep|keeps|kept|keeping|leave|leaves|preserve|preserves|preserved|retain|retains)( the| all| any)? existing\b/i,
   /\bexisting\s*$/i,
-  /\brest of\b/i,
-  /\bthe rest\b/i,
+  // "rest of" names code ("rest of the function"), or the comment has an ellipsis ("... rest of it ...");
+  // "# handle the rest of the items" is a comment about what the code does.
+  new RegExp(`\\brest of (the |this |that |my |your |its |his )?(${WHOLE_NOUNS})\\b`, 'i'),
+  /(\.{3}|…).*\brest of\b|\brest of\b.*(\.{3}|…)/i,
+  // "the rest" alone ("// and the rest") or with an ellipsis; not "process the rest of the queue".
+  /^(and |plus )?the rest\s*\.?$/i,
+  /(\.{3}|…).*\bthe rest\b|\bthe rest\b.*(\.{3}|…)/i,
   /\bunchanged\b/i,
   /\bnot changed\b/i,
   /\bno changes?\b/i,
