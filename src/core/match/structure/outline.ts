@@ -103,8 +103,11 @@ const CONTROL_WORDS = new Set([
   'when',
 ]);
 
-/** A line that opens a declaration, read by its words alone. */
-function readHeader(line: string): { kind: string; family: DeclFamily; name: string } | undefined {
+/** A line that holds only the `{` of the line above it (Allman style: C#, PHP, much C and Java). */
+const isBraceLine = (line: string | undefined): boolean => line !== undefined && /^\s*\{\s*$/.test(line);
+
+/** A line that opens a declaration, read by its words alone (and the next line's `{` when it stands alone). */
+function readHeader(line: string, next?: string): { kind: string; family: DeclFamily; name: string } | undefined {
   const text = line.trim().replace(MODIFIERS, '');
   if (CONTROL_WORDS.has(/^\w+/.exec(text)?.[0] ?? '')) {
     return undefined;
@@ -116,7 +119,7 @@ function readHeader(line: string): { kind: string; family: DeclFamily; name: str
       return { ...rule, name: keyword[2] };
     }
   }
-  const call = CALL_HEADER.exec(text);
+  const call = CALL_HEADER.exec(text) ?? (isBraceLine(next) ? CALL_HEADER.exec(`${text} {`) : null);
   if (call && !CONTROL_WORDS.has(call[1])) {
     return { kind: 'function', family: 'callable', name: call[1] };
   }
@@ -182,6 +185,9 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
       }
       return depth <= 0 ? { end: i, braced: true } : { end: limit - 1, braced: true };
     }
+    if (isBraceLine(lines[i + 1])) {
+      continue;
+    }
     if (/[:=]\s*$|\bdo\s*$|\)\s*$/.test(lines[i].trimEnd()) || i === start) {
       if (!/[({[,]\s*$/.test(lines[i].trimEnd())) {
         break;
@@ -241,7 +247,7 @@ function leadOf(lines: readonly string[], start: number, floor: number): number 
 function outlineRange(lines: readonly string[], from: number, to: number): Decl[] {
   const decls: Decl[] = [];
   for (let i = from; i < to; i++) {
-    const header = readHeader(lines[i]);
+    const header = readHeader(lines[i], lines[i + 1]);
     if (!header) {
       continue;
     }

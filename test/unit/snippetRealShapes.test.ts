@@ -1,0 +1,53 @@
+// Code blocks in the shapes the code-block corpus (test/fixtures/codeBlockCorpus) found mishandled, one
+// small readable test per cause: each failed before its fix (a garbled or shortened file, a refusal).
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { applySnippet, type SnippetResult } from '../../src/core';
+import { outlineText } from '../../src/core/match/structure/outline';
+import { testGrammars } from '../shared/grammars';
+
+async function apply(doc: string, code: string, languageId: string, fileName = 'file'): Promise<SnippetResult> {
+  return applySnippet(doc, { code, languageId, fileName }, { grammars: testGrammars, fileName, languageId });
+}
+
+const CONTROLLER_CS = [
+  'namespace Shop',
+  '{',
+  '    public class Controller',
+  '    {',
+  '        public int Count(string sku)',
+  '        {',
+  '            return 0;',
+  '        }',
+  '',
+  '        public void Adjust(string sku, int delta)',
+  '        {',
+  '            Log(sku);',
+  '        }',
+  '    }',
+  '}',
+  '',
+].join('\n');
+
+describe('code blocks: shapes real answers have', () => {
+  test('the outline reads Allman braces: a header whose `{` stands on the next line opens a body', () => {
+    const [ns] = outlineText(CONTROLLER_CS.split('\n')).decls;
+    assert.deepEqual([ns.kind, ns.name, ns.start, ns.end], ['namespace', 'Shop', 0, 14]);
+    const [cls] = ns.children;
+    assert.deepEqual([cls.name, cls.start, cls.end], ['Controller', 2, 13]);
+    assert.deepEqual(
+      cls.children.map((d) => [d.name, d.start, d.end, d.interior?.start, d.interior?.end]),
+      [
+        ['Count', 4, 7, 6, 7],
+        ['Adjust', 9, 12, 11, 12],
+      ],
+    );
+  });
+
+  test('a C# method at column 0 replaces the class’s method at its depth (was interleaved with the class lines)', async () => {
+    const code = 'public void Adjust(string sku, int delta)\n{\n    Log(sku);\n    Log(delta);\n}';
+    const result = await apply(CONTROLLER_CS, code, 'csharp', 'Controller.cs');
+    assert.equal(result.status, 'applied');
+    assert.equal(result.content, CONTROLLER_CS.replace('            Log(sku);\n', '            Log(sku);\n            Log(delta);\n'));
+  });
+});
