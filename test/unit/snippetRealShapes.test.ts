@@ -50,4 +50,36 @@ describe('code blocks: shapes real answers have', () => {
     assert.equal(result.status, 'applied');
     assert.equal(result.content, CONTROLLER_CS.replace('            Log(sku);\n', '            Log(sku);\n            Log(delta);\n'));
   });
+
+  test('a line found only further on (`}` of a later rule) anchors nothing: the rules after a new one are kept', async () => {
+    const css = '.a {\n  color: red;\n}\n\n.b {\n  margin: 0;\n}\n';
+    const code = '/* ... existing code ... */\n\n.a {\n  color: red;\n}\n\n.title {\n  font-weight: 600;\n}\n\n/* ... existing code ... */';
+    const result = await apply(css, code, 'css', 'site.css');
+    assert.equal(result.status, 'applied');
+    assert.equal(result.content, '.a {\n  color: red;\n}\n\n.title {\n  font-weight: 600;\n}\n\n.b {\n  margin: 0;\n}\n');
+  });
+
+  test('a new block whose first line looks like the next one of the file is inserted, not written over it', async () => {
+    const js = [
+      'Stream.create = function() {',
+      '  return new Stream();',
+      '};',
+      '',
+      'Stream.prototype.append = function(stream) {',
+      '  this.streams.push(stream);',
+      '};',
+      '',
+    ].join('\n');
+    const code =
+      '// ... existing code ...\nStream.create = function() {\n  return new Stream();\n};\n\nStream.prototype.size = function() {\n  return this.streams.length;\n};\n\n// ... existing code ...';
+    const result = await apply(js, code, 'javascript', 'stream.js');
+    assert.equal(result.status, 'applied');
+    assert.equal(
+      result.content,
+      js.replace(
+        '};\n\nStream.prototype.append',
+        '};\n\nStream.prototype.size = function() {\n  return this.streams.length;\n};\n\nStream.prototype.append',
+      ),
+    );
+  });
 });

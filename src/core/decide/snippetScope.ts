@@ -22,10 +22,10 @@ export interface Scope {
 
 type Unit = { type: 'decl'; decl: Decl; start: number; end: number } | { type: 'line' | 'placeholder'; start: number; end: number };
 
-/** Two lines the same but for white space. */
-const sameText = (a: string, b: string): boolean => a.trim().replace(/\s+/g, ' ') === b.trim().replace(/\s+/g, ' ');
 /** A changed line this similar to the file's line beside a paired unit is read as that line, changed. */
 const EDGE_PAIR_SCORE = 0.6;
+/** A line that ends by opening a bracket: a header of a block of its own. */
+const OPENS_BLOCK = /[{([]\s*$/;
 
 function unitsOf(lines: readonly string[], start: number, end: number, decls: readonly Decl[], placeholders?: readonly boolean[]): Unit[] {
   const units: Unit[] = [];
@@ -94,37 +94,57 @@ function increasingRun(values: readonly number[]): Set<number> {
   return run;
 }
 
-/** Pairs of equal lines (longest common subsequence) between two short runs of units. */
+/** A line with a word or a number in it: a `}` or `);` alone says nothing about where it stands. */
+const telling = (line: string): boolean => /[\p{L}\p{N}]/u.test(line);
+
+/**
+ * Pairs of equal lines between two runs of units. Anchors are the telling lines that stand once in each run
+ * (kept in order); from each anchor the pairing extends over the equal lines next to it on both sides. A line
+ * found only elsewhere (a `}` or `};` of some later declaration, a `border-radius` of another rule) pairs
+ * with nothing: paired, it would make the block's new lines a spelled-out gap that replaced the file's lines
+ * up to it.
+ */
 function pairLines(context: ScopeContext, s: readonly Unit[], f: readonly Unit[]): Array<[number, number]> {
-  const sl = context.snippet.lines;
-  const fl = context.file.lines;
-  const equal = (i: number, j: number) => s[i].type === 'line' && f[j].type === 'line' && sameText(sl[s[i].start], fl[f[j].start]);
-  const n = s.length;
-  const m = f.length;
-  if (n === 0 || m === 0 || n * m > 4_000_000) {
-    return [];
-  }
-  const table = new Uint32Array((n + 1) * (m + 1));
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * (m + 1) + j] = equal(i, j)
-        ? table[(i + 1) * (m + 1) + j + 1] + 1
-        : Math.max(table[(i + 1) * (m + 1) + j], table[i * (m + 1) + j + 1]);
+  const keyOf = (units: readonly Unit[], lines: readonly string[]) =>
+    units.map((u) => (u.type === 'line' ? lines[u.start].trim().replace(/\s+/g, ' ') : undefined));
+  const sKeys = keyOf(s, context.snippet.lines);
+  const fKeys = keyOf(f, context.file.lines);
+  const where = (keys: ReadonlyArray<string | undefined>) => {
+    const at = new Map<string, number[]>();
+    keys.forEach((k, i) => {
+      if (k !== undefined) {
+        at.set(k, [...(at.get(k) ?? []), i]);
+      }
+    });
+    return at;
+  };
+  const sAt = where(sKeys);
+  const fAt = where(fKeys);
+  const candidates: Array<[number, number]> = [];
+  sKeys.forEach((k, i) => {
+    const js = k === undefined ? undefined : fAt.get(k);
+    if (k !== undefined && telling(k) && sAt.get(k)?.length === 1 && js?.length === 1) {
+      candidates.push([i, js[0]]);
     }
-  }
-  const pairs: Array<[number, number]> = [];
-  for (let i = 0, j = 0; i < n && j < m;) {
-    if (equal(i, j)) {
-      pairs.push([i, j]);
-      i++;
-      j++;
-    } else if (table[(i + 1) * (m + 1) + j] >= table[i * (m + 1) + j + 1]) {
-      i++;
-    } else {
-      j++;
+  });
+  const run = increasingRun(candidates.map((c) => c[1]));
+  const anchors = candidates.filter((_, k) => run.has(k));
+  const paired = new Map<number, number>(anchors);
+  const equal = (i: number, j: number) => sKeys[i] !== undefined && sKeys[i] === fKeys[j];
+  // The last pair so far: an extension backwards stays after it, one forwards before the next anchor.
+  let last: [number, number] = [-1, -1];
+  anchors.forEach(([i0, j0], k) => {
+    for (let i = i0 - 1, j = j0 - 1; i > last[0] && j > last[1] && equal(i, j); i--, j--) {
+      paired.set(i, j);
     }
-  }
-  return pairs;
+    const [nextI, nextJ] = anchors[k + 1] ?? [s.length, f.length];
+    last = [i0, j0];
+    for (let i = i0 + 1, j = j0 + 1; i < nextI && j < nextJ && equal(i, j); i++, j++) {
+      paired.set(i, j);
+      last = [i, j];
+    }
+  });
+  return [...paired].sort((a, b) => a[0] - b[0]);
 }
 
 /** Merges one scope of the block into the file's, adding edits (and parts) to the context. */
@@ -278,14 +298,21 @@ function pairEdge(
   const rest = [...units];
   const order = side === 'left' ? f : [...f].reverse();
   let position = at;
-  for (const fileUnit of order) {
+  const alike = (unit: Unit | undefined, fileUnit: Unit | undefined): boolean =>
+    unit?.type === 'line' &&
+    fileUnit?.type === 'line' &&
+    similarity(context.snippet.lines[unit.start].trim(), context.file.lines[fileUnit.start].trim()) >= EDGE_PAIR_SCORE;
+  for (const [k, fileUnit] of order.entries()) {
     const unit = side === 'left' ? rest[0] : rest[rest.length - 1];
-    if (!unit || unit.type !== 'line' || fileUnit.type !== 'line') {
+    if (!unit || !alike(unit, fileUnit)) {
       break;
     }
     const mine = context.snippet.lines[unit.start];
     const theirs = context.file.lines[fileUnit.start];
-    if (similarity(mine.trim(), theirs.trim()) < EDGE_PAIR_SCORE) {
+    // A line that opens a block (`CombinedStream.prototype.size = function() {` beside the file's
+    // `...append = function(stream) {`) is that line changed only if the block's next line is the file's
+    // next one too; else it opens a new block of its own, inserted.
+    if (side === 'left' && OPENS_BLOCK.test(mine) && rest.length > 1 && !alike(rest[1], order[k + 1])) {
       break;
     }
     const [line] = reindent([mine], scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
@@ -352,13 +379,31 @@ function usualGap(context: ScopeContext, scope: Scope): number {
   return best;
 }
 
+/** Blank lines of the block directly above (-1) or below (1) its line `at`, before a line of code (not a placeholder or an end). */
+function blanksAround(context: ScopeContext, at: number, step: 1 | -1): number {
+  const { lines, placeholders } = context.snippet;
+  let count = 0;
+  let i = at + step;
+  while (i >= 0 && i < lines.length && lines[i].trim() === '') {
+    count++;
+    i += step;
+  }
+  return i >= 0 && i < lines.length && !placeholders[i] ? count : 0;
+}
+
 /** New units of the block inserted at file line `at`, after or before the unit beside them, with the scope's blank lines. */
 function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[], at: number, side: 'after' | 'before'): void {
   const lines = blockLines(context, scope, units);
   const hasDecl = units.some((u) => u.type === 'decl');
-  const blanks = hasDecl ? new Array<string>(usualGap(context, scope)).fill('') : [];
   const atScopeStart = at <= scope.file.start;
   const atScopeEnd = at >= scope.file.end;
+  // Declarations get the scope's usual blank lines; other lines the blank lines the block has on the side
+  // they join the file (a CSS rule the block sets off by a blank line after the rule it follows).
+  const blockBlanks =
+    side === 'after' && !atScopeStart
+      ? blanksAround(context, units[0].start, -1)
+      : blanksAround(context, units[units.length - 1].end - 1, 1);
+  const blanks = new Array<string>(hasDecl ? usualGap(context, scope) : blockBlanks).fill('');
   const written = side === 'after' && !atScopeStart ? [...blanks, ...lines] : !atScopeEnd ? [...lines, ...blanks] : [...blanks, ...lines];
   const decls = units.filter((u): u is Extract<Unit, { type: 'decl' }> => u.type === 'decl');
   const what =
