@@ -68,12 +68,14 @@ export {
   choiceRanges,
   lostChoicesMessage,
   matchWithChoices,
+  type PreviewResult,
+  previewResult,
   previewText,
   rematchChoices,
   shownCandidateNow,
   withChoice,
 } from './batch/rematch';
-export { type Placeholder, type PlaceholderContext, isPlaceholderLine, recognisePlaceholder } from './formats/placeholders';
+export { elisionNote, type Placeholder, type PlaceholderContext, isPlaceholderLine, recognisePlaceholder } from './formats/placeholders';
 export {
   type FileAction,
   type PatchFile,

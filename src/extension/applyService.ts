@@ -14,6 +14,7 @@ import {
   type LineRange,
   type ParsedEdits,
   parseEdits,
+  type PreviewResult,
   type SearchReplaceBlock,
   unresolved,
 } from '../core';
@@ -176,6 +177,11 @@ export class ApplyService {
   /** See DocumentApplier.previewContent. */
   previewContent(part: MatchedPart, extraChoices: BlockChoices): string | undefined {
     return this.documents.previewContent(part, extraChoices);
+  }
+
+  /** See DocumentApplier.preview. */
+  preview(part: MatchedPart, extraChoices: BlockChoices): PreviewResult | undefined {
+    return this.documents.preview(part, extraChoices);
   }
 
   /**

@@ -17,6 +17,7 @@ import {
 } from '../core';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
+import { PendingBlockHover } from './pendingHover';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
 /** One row of choices, in the order CodeLens shows them (best first for near misses, file order for ambiguity). */
@@ -254,8 +255,13 @@ class CandidateDecorations implements vscode.Disposable {
   }
 }
 
-/** CodeLens rows and highlights for pending candidates in every document. */
+/** CodeLens rows and highlights for pending candidates in every document, and hovers on blocks that wait with them. */
 export function registerCandidateView(context: vscode.ExtensionContext, store: PendingStore): void {
   const lenses = new CandidateLensProvider(store);
-  context.subscriptions.push(lenses, vscode.languages.registerCodeLensProvider('*', lenses), new CandidateDecorations(store));
+  context.subscriptions.push(
+    lenses,
+    vscode.languages.registerCodeLensProvider('*', lenses),
+    new CandidateDecorations(store),
+    vscode.languages.registerHoverProvider('*', new PendingBlockHover(store)),
+  );
 }

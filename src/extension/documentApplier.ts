@@ -20,7 +20,8 @@ import {
   placements,
   type Plan,
   planMissingFile,
-  previewText,
+  type PreviewResult,
+  previewResult,
   rematchChoices,
   type SearchReplaceBlock,
 } from '../core';
@@ -315,7 +316,12 @@ export class DocumentApplier {
    * Blocks still unresolved are left out, so the preview shows what choosing would do.
    */
   previewContent(part: MatchedPart, extraChoices: BlockChoices): string | undefined {
+    return this.preview(part, extraChoices)?.content;
+  }
+
+  /** previewContent with what each placeholder of the blocks' REPLACE kept (for the preview's hover and title). */
+  preview(part: MatchedPart, extraChoices: BlockChoices): PreviewResult | undefined {
     const choices = { ...part.choices, ...extraChoices };
-    return previewText(part.text, part.blocks, part.result.blocks, choices, engineOptions(part.document, part.label));
+    return previewResult(part.text, part.blocks, part.result.blocks, choices, engineOptions(part.document, part.label));
   }
 }

@@ -100,8 +100,10 @@ export class BlockPasteProvider implements vscode.DocumentPasteEditProvider<Bloc
       edits[0].additionalEdit = this.service.buildEdit(plan);
       return edits;
     }
-    const waiting = unresolved(plan).length;
-    const suffix = plan.problems.length > 0 ? 'cannot apply, shows why' : waiting > 0 ? `${waiting} to choose` : count(n);
+    const open = unresolved(plan);
+    // A refused block (an uncertain placeholder, a bad hint) offers nothing to choose: the flow says why.
+    const refused = plan.problems.length > 0 || open.some(({ outcome }) => outcome.status === 'invalid');
+    const suffix = refused ? 'cannot apply, shows why' : open.length > 0 ? `${open.length} to choose` : count(n);
     return make(`Apply ${what.many} (${suffix})`, { kind: 'flow', text });
   }
 

@@ -6,7 +6,7 @@ import type { ApplyService } from './applyService';
 import { Commands, PREVIEW_SCHEME } from './constants';
 import { afterEngine } from './engineGate';
 import type { CandidateChoice, PendingStore } from './pendingStore';
-import { PreviewContentProvider } from './previewContent';
+import { PreviewContentProvider, previewTitle } from './previewContent';
 
 /**
  * Opens the diff for a candidate. Returns the preview URI (tests and the chat participant use it), or
@@ -38,14 +38,16 @@ export async function previewChoice(
     }
     extra[choice.blockIndex] = current;
   }
-  const content = service.previewContent(part, extra);
-  if (content === undefined) {
+  const preview = service.preview(part, extra);
+  if (preview === undefined) {
     void vscode.window.showWarningMessage(`The block cannot be placed at lines ${choice.startLine}-${choice.endLine} of ${part.label}.`);
     return undefined;
   }
-  const uri = provider.put(part.uri, content);
+  const uri = provider.put(part.uri, preview);
   const where = choice.startLine !== undefined ? `block ${choice.blockIndex} at lines ${choice.startLine}-${choice.endLine}` : 'all blocks';
-  await vscode.commands.executeCommand('vscode.diff', part.uri, uri, `${part.label} ↔ ${where} (preview)`, { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', part.uri, uri, previewTitle(`${part.label} ↔ ${where} (preview)`, preview), {
+    preview: true,
+  });
   return uri;
 }
 

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import {
   matchWithChoices,
+  previewResult,
   previewText,
   recoverChoice,
   rematchChoices,
@@ -204,6 +205,26 @@ describe('previewText', () => {
     const chosen = previewText(TWICE, batch, result.blocks, { 1: secondOccurrence() }, {});
     assert.equal(linesOf(chosen!, 7, 7), '  let sum = 1;');
     assert.equal(linesOf(chosen!, 1, 1), 'function sum(items) {');
+  });
+});
+
+describe('previewResult', () => {
+  test('says what each placeholder of a placed block kept, in the words of the message, and which text changed', () => {
+    const file = 'def load(path):\n    with open(path) as f:\n        data = f.read()\n    return data\n\nother()\n';
+    const batch = blocks(
+      [
+        'def load(path):\n    with open(path) as f:\n        data = f.read()\n    return data',
+        'def load(path, strict=False):\n    # ... existing code ...\n    return data',
+      ],
+      ['nowhere at all', 'x'],
+    );
+    const result = matchWithChoices(file, batch, {}, { languageId: 'python' });
+    const preview = previewResult(file, batch, result.blocks, {}, { languageId: 'python' });
+    assert.ok(preview);
+    assert.equal(preview.content, file.replace('load(path)', 'load(path, strict=False)'));
+    assert.deepEqual(preview.elisions, ['Block 1: REPLACE line 2 `# ... existing code ...` kept file lines 2-3']);
+    assert.ok(preview.edits.length > 0);
+    assert.equal(previewText(file, batch, result.blocks, {}, { languageId: 'python' }), preview.content);
   });
 });
 

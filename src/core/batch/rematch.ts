@@ -3,7 +3,8 @@
 // the editor keeps document versions and live buffers, this module only decides.
 import { applyEdits } from './hunkPlacement';
 import { isPlaced } from '../decide/outcome';
-import type { ApplyOptions, ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock } from '../types';
+import { elisionNote } from '../formats/placeholders';
+import type { ApplyOptions, ApplyResult, BlockOutcome, LineRange, SearchReplaceBlock, TextEdit } from '../types';
 
 /** Where the user placed a block that did not place itself, and on which document version. */
 export interface BlockChoice {
@@ -144,11 +145,43 @@ export function rematchText(
   return { ...matched, lost };
 }
 
+/** What a preview shows: the text after the blocks, and what each placeholder of their REPLACE kept. */
+export interface PreviewResult {
+  content: string;
+  /**
+   * "Block 1: REPLACE line 2 `# ... existing code ...` kept file lines 5-7", one per placeholder, in the
+   * words of the message (elisionNote).
+   */
+  elisions: string[];
+  /** The edits against `text` (original offsets), so the preview can tell which of its lines changed. */
+  edits: TextEdit[];
+}
+
 /**
  * The text a document would have after the blocks that can be placed: those placed by the engine in
  * `outcomes` and those with a choice. Blocks still waiting are left out, so a preview shows what choosing
  * would do. Undefined when they do not apply together.
  */
+export function previewResult(
+  text: string,
+  blocks: readonly SearchReplaceBlock[],
+  outcomes: readonly BlockOutcome[],
+  choices: BlockChoices,
+  options: ApplyOptions,
+): PreviewResult | undefined {
+  const placeable = blocks.filter((b) => {
+    const outcome = outcomes.find((o) => o.index === b.index);
+    return choices[b.index] !== undefined || (outcome !== undefined && isPlaced(outcome));
+  });
+  const result = applyEdits(text, placeable, { ...options, choices: choiceRanges(choices) ?? {} });
+  if (result.status !== 'applied' || result.content === undefined) {
+    return undefined;
+  }
+  const elisions = result.blocks.flatMap((b) => (b.elisions ?? []).map((e) => `Block ${b.index}: ${elisionNote(e)}`));
+  return { content: result.content, elisions, edits: result.edits };
+}
+
+/** previewResult's text alone. */
 export function previewText(
   text: string,
   blocks: readonly SearchReplaceBlock[],
@@ -156,12 +189,7 @@ export function previewText(
   choices: BlockChoices,
   options: ApplyOptions,
 ): string | undefined {
-  const placeable = blocks.filter((b) => {
-    const outcome = outcomes.find((o) => o.index === b.index);
-    return choices[b.index] !== undefined || (outcome !== undefined && isPlaced(outcome));
-  });
-  const result = applyEdits(text, placeable, { ...options, choices: choiceRanges(choices) ?? {} });
-  return result.status === 'applied' ? result.content : undefined;
+  return previewResult(text, blocks, outcomes, choices, options)?.content;
 }
 
 /**

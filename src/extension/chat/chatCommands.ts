@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { type HunkInfo, newFileResult, type SearchReplaceBlock } from '../../core';
 import type { ApplyOutcome, ApplyService, BatchPlan, BlockChoice, MatchedPart, NewFilePart } from '../applyService';
 import { afterEngine } from '../engineGate';
-import { PreviewContentProvider } from '../previewContent';
+import { PreviewContentProvider, previewTitle } from '../previewContent';
 import { entryAt, labelFor, openTarget } from '../targets';
 
 export const ChatCommands = {
@@ -252,14 +252,16 @@ async function previewFromChat(
     );
     return undefined;
   }
-  const content = applyService.previewContent(part, {});
-  if (content === undefined || content === part.text) {
+  const preview = applyService.preview(part, {});
+  if (preview === undefined || preview.content === part.text) {
     void vscode.window.showWarningMessage(`The block no longer places in ${part.label}: ${part.result.message}`);
     return undefined;
   }
-  const uri = provider.put(part.uri, content);
+  const uri = provider.put(part.uri, preview);
   const which = target.blocks.length === 1 ? `block ${target.blocks[0].index}` : `${target.blocks.length} blocks`;
-  await vscode.commands.executeCommand('vscode.diff', part.uri, uri, `${part.label} ↔ ${which} (preview)`, { preview: true });
+  await vscode.commands.executeCommand('vscode.diff', part.uri, uri, previewTitle(`${part.label} ↔ ${which} (preview)`, preview), {
+    preview: true,
+  });
   return uri;
 }
 

@@ -1,0 +1,36 @@
+// A hover on the lines of a block that placed itself but waits with its batch for another block's
+// choice: how it matched and, when its REPLACE had placeholders, which file lines each kept (issue 19),
+// in the words of the message (elisionNote). Candidates have their own hover (candidateView.ts).
+import * as vscode from 'vscode';
+import { elisionNote, isPlaced, tierPhrase, unresolved } from '../core';
+import type { PendingStore } from './pendingStore';
+
+export class PendingBlockHover implements vscode.HoverProvider {
+  constructor(private readonly store: PendingStore) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    const line = position.line + 1;
+    for (const { batch, part } of this.store.partsFor(document.uri)) {
+      for (const outcome of part.result.blocks) {
+        const range = outcome.range;
+        if (!isPlaced(outcome) || !range || line < range.startLine || line > range.endLine) {
+          continue;
+        }
+        const waitingFor = [...new Set(unresolved(batch.plan).map((u) => u.outcome.index))].filter((i) => i !== outcome.index);
+        const how = outcome.tier ? ` ${tierPhrase(outcome.tier)}` : '';
+        const md = new vscode.MarkdownString();
+        md.appendMarkdown(`**Resilient Apply** · block ${outcome.index} matched${how} · lines ${range.startLine}-${range.endLine}`);
+        if (waitingFor.length > 0) {
+          md.appendMarkdown(` · waits for block ${waitingFor.join(', ')}`);
+        }
+        md.appendMarkdown('\n\n');
+        for (const elision of outcome.elisions ?? []) {
+          // The note as the message words it; its placeholder is already a code span.
+          md.appendMarkdown(`- ${elisionNote(elision)}\n`);
+        }
+        return new vscode.Hover(md, new vscode.Range(range.startLine - 1, 0, range.endLine - 1, 0));
+      }
+    }
+    return undefined;
+  }
+}
