@@ -27,7 +27,14 @@ export interface SnippetInput {
   fileName?: string;
 }
 
-export type SnippetOptions = ApplyOptions & { grammars?: GrammarSource };
+export type SnippetOptions = ApplyOptions & {
+  grammars?: GrammarSource;
+  /**
+   * Names the document (a URI, an absolute path) for a caller that applies to it again: its parse tree is
+   * kept, and the next apply reparses only the lines that changed. Without it nothing is kept.
+   */
+  documentKey?: string;
+};
 
 /** What the code block did, part by part (in the result of applySnippet, beside the blocks' outcomes). */
 export interface SnippetReport {
@@ -150,7 +157,7 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions): Promi
     return { ...outline, problem: error instanceof Error ? error.message : String(error) };
   }
   return {
-    read: (text) => parseOutline(grammar, text),
+    read: (text) => parseOutline(grammar, text, options.documentKey),
     readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
   };
 }

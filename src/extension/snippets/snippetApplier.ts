@@ -70,7 +70,13 @@ export class SnippetApplier {
     const version = document.version;
     const snippet: SnippetInput = { code, languageId: document.languageId, fileName: label };
     const t0 = performance.now();
-    const result = await applySnippet(text, snippet, { ...engineOptions(document, label), grammars: this.grammars });
+    // The URI names the document for core's tree cache: a second match of the same text (Preview, then
+    // Apply from chat) reuses the outline, and a match after an edit reparses only what changed.
+    const result = await applySnippet(text, snippet, {
+      ...engineOptions(document, label),
+      grammars: this.grammars,
+      documentKey: document.uri.toString(),
+    });
     const ms = performance.now() - t0;
     const parts = partsPhrase(result);
     this.log.info(

@@ -1,11 +1,13 @@
 // Declarations read by tree-sitter (web-tree-sitter's runtime, VS Code's WASM grammars). Core does no I/O:
 // the bytes of the runtime and of each grammar come from a GrammarSource the way in provides (the CLI reads
 // dist/grammars/, the extension hosts read them through vscode.workspace.fs). The runtime is loaded on
-// first use and each grammar once; a tree is turned into plain Decl data at once and freed.
+// first use and each grammar once; a tree is turned into plain Decl data at once and freed, unless the
+// caller names its document (then treeCache.ts keeps it for an incremental reparse of the next version).
 
 import type * as TreeSitter from 'web-tree-sitter';
 import { type Decl, type Outline } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
+import { cachedOutline } from './treeCache';
 
 /** Bytes of a file shipped with the product (the tree-sitter runtime .wasm, a grammar .wasm), by file name; undefined when not shipped. */
 export interface GrammarSource {
@@ -70,28 +72,42 @@ export function grammarReady(grammar: GrammarSpec): boolean {
   return parsers.has(grammar.id);
 }
 
-/** The declarations of `text` as the grammar reads them; prepareGrammar must have finished. */
-export function parseOutline(grammar: GrammarSpec, text: string): Outline {
+/**
+ * The declarations of `text` as the grammar reads them; prepareGrammar must have finished. With a
+ * `documentKey` the tree is kept (treeCache.ts): the next text under that key reparses only what changed.
+ */
+export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: string): Outline {
   const parser = parsers.get(grammar.id);
   if (!parser) {
     throw new Error(`the ${grammar.id} grammar is not loaded`);
   }
-  const tree = parser.parse(text);
-  if (!tree) {
-    throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
-  }
-  try {
-    const lines = text.split('\n');
-    const reader = new DeclReader(grammar, lines);
-    const root = tree.rootNode;
-    const outline: Outline = { decls: reader.declsIn(root), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
-    if (outline.errors > 0) {
-      outline.firstError = firstErrorRow(root);
+  const parse = (source: string, oldTree?: TreeSitter.Tree): TreeSitter.Tree => {
+    const tree = parser.parse(source, oldTree);
+    if (!tree) {
+      throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
     }
-    return outline;
+    return tree;
+  };
+  const read = (tree: TreeSitter.Tree): Outline => outlineOfTree(grammar, tree, text);
+  if (documentKey !== undefined) {
+    return cachedOutline(documentKey, grammar.id, text, parse, read);
+  }
+  const tree = parse(text);
+  try {
+    return read(tree);
   } finally {
     tree.delete();
   }
+}
+
+function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string): Outline {
+  const reader = new DeclReader(grammar, text.split('\n'));
+  const root = tree.rootNode;
+  const outline: Outline = { decls: reader.declsIn(root), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
+  if (outline.errors > 0) {
+    outline.firstError = firstErrorRow(root);
+  }
+  return outline;
 }
 
 function countErrors(node: SyntaxNode): number {

@@ -1,0 +1,239 @@
+// The tree cache (src/core/match/structure/treeCache.ts): an outline read from a kept tree, edited and
+// reparsed incrementally, must be the outline a fresh parse gives, edit after edit. Real source text
+// (the repository's own TypeScript, TypeScript's JavaScript, the Python fixture) gets seeded random
+// edits: spans replaced by text from elsewhere in the file, lines deleted or duplicated, syntax characters
+// and non-BMP characters typed, and jumps back to an earlier version (a large change).
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { GRAMMARS, type GrammarSpec } from '../../src/core/match/structure/languages';
+import { parseOutline, prepareGrammar } from '../../src/core/match/structure/treeSitter';
+import { cachedTreeKeys, clearTreeCache, editBetween, TREE_CACHE_LIMITS, treeCacheStats } from '../../src/core/match/structure/treeCache';
+import { type Random, seededRandom } from '../shared/seededRandom';
+import { testGrammars } from '../shared/grammars';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const read = (...parts: string[]): string => fs.readFileSync(path.join(ROOT, ...parts), 'utf8');
+
+/** About 600 lines of a large real file, from a top-level function to the `}` that closes one (so it parses). */
+function window(text: string, from: number): string {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l, i) => i >= from && l.startsWith('function '));
+  const end = lines.slice(0, start + 600).lastIndexOf('}');
+  return lines.slice(start, end + 1).join('\n');
+}
+
+export const SOURCES: Array<{ grammar: GrammarSpec; name: string; text: () => string }> = [
+  { grammar: GRAMMARS.typescript, name: 'src/core/batch/snippet.ts', text: () => read('src', 'core', 'batch', 'snippet.ts') },
+  {
+    grammar: GRAMMARS.typescript,
+    name: 'src/extension/snippets/snippetApplier.ts',
+    text: () => read('src', 'extension', 'snippets', 'snippetApplier.ts'),
+  },
+  {
+    grammar: GRAMMARS.typescript,
+    name: 'src/core/match/structure/outline.ts',
+    text: () => read('src', 'core', 'match', 'structure', 'outline.ts'),
+  },
+  {
+    grammar: GRAMMARS.javascript,
+    name: '_typingsInstaller.js',
+    text: () => read('node_modules', 'typescript', 'lib', '_typingsInstaller.js'),
+  },
+  {
+    grammar: GRAMMARS.javascript,
+    name: 'typescript.js, 600 lines from line 120,001',
+    text: () => window(read('node_modules', 'typescript', 'lib', 'typescript.js'), 120_000),
+  },
+  { grammar: GRAMMARS.python, name: 'inventory.py', text: () => read('test', 'property', 'fixtures', 'inventory.py') },
+];
+
+const TYPED = [
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ';',
+  ':',
+  '"',
+  "'",
+  '`',
+  '\n',
+  '\t',
+  '    ',
+  '#',
+  '/*',
+  '*/',
+  '//',
+  'é',
+  '😀',
+  'def x():\n',
+  ' => ',
+  'class ',
+];
+
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
+
+/** An edit that usually keeps the text parsing: a comment or blank line, a word renamed, a line's indentation. */
+function benignEdit(random: Random, text: string, comment: string): string {
+  const lines = text.split('\n');
+  const line = Math.floor(random() * lines.length);
+  const roll = random();
+  if (roll < 0.3) {
+    lines.splice(line, 0, random() < 0.5 ? '' : `${/^[ \t]*/.exec(lines[line] ?? '')?.[0] ?? ''}${comment} note ${line}`);
+  } else if (roll < 0.7) {
+    const words = [...(lines[line] ?? '').matchAll(/\b[a-z][A-Za-z0-9]{2,}\b/g)];
+    const word = words.length > 0 ? pick(random, words) : undefined;
+    if (word?.index !== undefined) {
+      lines[line] = `${lines[line].slice(0, word.index)}${word[0]}Renamed${lines[line].slice(word.index + word[0].length)}`;
+    }
+  } else {
+    lines[line] = (lines[line] ?? '').replace(/ +$/, '') + (random() < 0.5 ? ' ' : '');
+  }
+  return lines.join('\n');
+}
+
+/** One random edit of `text` (the kinds above, or syntax characters typed anywhere), or an earlier version of it. */
+export function edited(random: Random, text: string, history: readonly string[], comment = '//'): string {
+  const at = Math.floor(random() * (text.length + 1));
+  const roll = random();
+  if (roll < 0.2) {
+    const from = Math.floor(random() * text.length);
+    const piece = text.slice(from, from + Math.floor(random() * 80));
+    return text.slice(0, at) + piece + text.slice(Math.min(text.length, at + Math.floor(random() * 80)));
+  }
+  if (roll < 0.35) {
+    const lines = text.split('\n');
+    const line = Math.floor(random() * lines.length);
+    const count = 1 + Math.floor(random() * 5);
+    const removed = lines.splice(line, count);
+    if (random() < 0.5) {
+      lines.splice(Math.floor(random() * lines.length), 0, ...removed, ...removed);
+    }
+    return lines.join('\n');
+  }
+  if (roll < 0.5) {
+    return text.slice(0, at) + pick(random, TYPED) + text.slice(at + (random() < 0.3 ? 1 : 0));
+  }
+  if (roll < 0.85) {
+    return benignEdit(random, text, comment);
+  }
+  // Back to an earlier version, most often the first (a text that parses, for the edits that follow).
+  return history.length > 0 ? (random() < 0.5 ? history[0] : pick(random, history)) : text;
+}
+
+/** Parses `steps` seeded edits of the source under one key, each checked against a fresh parse; how many had errors. */
+export function checkEdits(source: (typeof SOURCES)[number], seed: number, steps: number): { withErrors: number; reparsed: number } {
+  const random = seededRandom(seed);
+  const key = `test:${source.name}`;
+  const comment = source.grammar.id === 'python' ? '#' : '//';
+  const reparsedBefore = treeCacheStats.reparsed;
+  let text = source.text();
+  const history: string[] = [];
+  let withErrors = 0;
+  let lastParsing = text;
+  for (let step = 0; step <= steps; step++) {
+    const fresh = parseOutline(source.grammar, text);
+    const kept = parseOutline(source.grammar, text, key);
+    assert.deepEqual(kept, fresh, `${source.name}, seed ${seed} step ${step}: the incremental outline differs from a fresh parse`);
+    withErrors += fresh.errors > 0 ? 1 : 0;
+    history.push(text);
+    lastParsing = fresh.errors === 0 ? text : lastParsing;
+    // Mostly edit a text that parses (its tree is the one kept for a reparse), sometimes keep breaking one.
+    text = edited(random, fresh.errors === 0 || random() < 0.3 ? text : lastParsing, history, comment);
+  }
+  return { withErrors, reparsed: treeCacheStats.reparsed - reparsedBefore };
+}
+
+before(async () => {
+  for (const grammar of [GRAMMARS.typescript, GRAMMARS.javascript, GRAMMARS.python]) {
+    await prepareGrammar(grammar, testGrammars);
+  }
+});
+
+after(() => clearTreeCache());
+
+describe('outlines from kept trees', () => {
+  for (const source of SOURCES) {
+    test(`${source.name} (${source.grammar.id}): 30 seeded edits, each outline equal to a fresh parse's`, () => {
+      const { withErrors, reparsed } = checkEdits(source, 20 + source.name.length, 30);
+      // The edits must reach texts with syntax errors (where a reparse can go astray, so they are parsed
+      // afresh), and texts that parse, read from the edited tree.
+      assert.ok(withErrors > 0, `no version of ${source.name} had a syntax error`);
+      assert.ok(reparsed > 0, `no version of ${source.name} was reparsed from the kept tree`);
+    });
+  }
+
+  test('the same text reuses the outline, and what a caller does to it never reaches the cache', () => {
+    const text = read('src', 'core', 'batch', 'snippet.ts');
+    const first = parseOutline(GRAMMARS.typescript, text, 'test:reuse');
+    first.decls[0].name = 'changed by the caller';
+    first.decls.pop();
+    const second = parseOutline(GRAMMARS.typescript, text, 'test:reuse');
+    assert.deepEqual(second, parseOutline(GRAMMARS.typescript, text));
+  });
+
+  test('a key read with another grammar is parsed from scratch', () => {
+    const text = read('src', 'core', 'match', 'structure', 'outline.ts');
+    parseOutline(GRAMMARS.typescript, text, 'test:grammar');
+    assert.deepEqual(parseOutline(GRAMMARS.javascript, text, 'test:grammar'), parseOutline(GRAMMARS.javascript, text));
+  });
+
+  test('bounded: the least recently used documents are dropped first', () => {
+    clearTreeCache();
+    const text = read('test', 'property', 'fixtures', 'inventory.py');
+    const keys = Array.from({ length: TREE_CACHE_LIMITS.documents + 2 }, (_, i) => `test:bound:${i}`);
+    for (const key of keys) {
+      parseOutline(GRAMMARS.python, `${text}\n# ${key}\n`, key);
+    }
+    parseOutline(GRAMMARS.python, `${text}\n# ${keys[2]}\n`, keys[2]);
+    const expected = [...keys.slice(3), keys[2]];
+    assert.deepEqual(cachedTreeKeys(), expected);
+  });
+});
+
+describe('editBetween', () => {
+  const naivePoint = (text: string, index: number): { row: number; column: number } => {
+    const before = text.slice(0, index).split('\n');
+    return { row: before.length - 1, column: before[before.length - 1].length };
+  };
+
+  test('equal texts: no edit', () => {
+    assert.equal(editBetween('a\nb', 'a\nb'), undefined);
+  });
+
+  test('indexes and points (UTF-16 code units) describe the change, for seeded edits of real text', () => {
+    const random = seededRandom(3);
+    // Longer than the 2,048-character chunks editBetween compares first, with characters beyond the BMP.
+    const base = `${read('test', 'property', 'fixtures', 'inventory.py')}\nname = "😀 é"\n${read('src', 'core', 'batch', 'snippet.ts')}`;
+    let text = base;
+    for (let step = 0; step < 300; step++) {
+      const next = edited(random, text, [base]);
+      const edit = editBetween(text, next);
+      if (next === text) {
+        assert.equal(edit, undefined);
+        continue;
+      }
+      assert.ok(edit);
+      // What lies outside the range is common to both texts; what lies inside is the change.
+      assert.equal(text.slice(0, edit.startIndex), next.slice(0, edit.startIndex));
+      assert.equal(text.slice(edit.oldEndIndex), next.slice(edit.newEndIndex));
+      assert.equal(text.slice(0, edit.startIndex) + next.slice(edit.startIndex, edit.newEndIndex) + text.slice(edit.oldEndIndex), next);
+      assert.deepEqual(edit.startPosition, naivePoint(text, edit.startIndex));
+      assert.deepEqual(edit.oldEndPosition, naivePoint(text, edit.oldEndIndex));
+      assert.deepEqual(edit.newEndPosition, naivePoint(next, edit.newEndIndex));
+      text = next;
+    }
+  });
+
+  test('a surrogate pair is never cut', () => {
+    const edit = editBetween('x😀y', 'x😃y');
+    assert.deepEqual([edit?.startIndex, edit?.oldEndIndex, edit?.newEndIndex], [1, 3, 3]);
+    // Same low surrogate, different high one: the common end starts after the pair.
+    const low = editBetween('x\u{10000}y', 'x\u{1F400}y');
+    assert.deepEqual([low?.startIndex, low?.oldEndIndex, low?.newEndIndex], [1, 3, 3]);
+  });
+});
