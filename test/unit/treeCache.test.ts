@@ -195,6 +195,23 @@ describe('outlines from kept trees', () => {
   });
 });
 
+test('bounded by the text kept in all; the document just read always stays', () => {
+  clearTreeCache();
+  const text = read('test', 'property', 'fixtures', 'inventory.py');
+  const limit = TREE_CACHE_LIMITS.chars;
+  TREE_CACHE_LIMITS.chars = 2.5 * text.length;
+  try {
+    for (const key of ['test:chars:1', 'test:chars:2', 'test:chars:3']) {
+      parseOutline(GRAMMARS.python, text, key);
+    }
+    assert.deepEqual(cachedTreeKeys(), ['test:chars:2', 'test:chars:3']);
+    parseOutline(GRAMMARS.python, text.repeat(3), 'test:chars:big');
+    assert.deepEqual(cachedTreeKeys(), ['test:chars:big']);
+  } finally {
+    TREE_CACHE_LIMITS.chars = limit;
+  }
+});
+
 describe('editBetween', () => {
   const naivePoint = (text: string, index: number): { row: number; column: number } => {
     const before = text.slice(0, index).split('\n');

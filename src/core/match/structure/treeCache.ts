@@ -75,8 +75,11 @@ interface CachedTree {
   outline: Outline;
 }
 
-/** How many documents keep a tree, and how much text in all (a tree takes several times its text's size). */
-export const TREE_CACHE_LIMITS = { documents: 6, chars: 8_000_000 };
+/**
+ * How many documents keep a tree, and how much text in all: a tree takes about 25 times its text's size
+ * in the WASM heap (a 400 KB file's ~10 MB), and that heap never shrinks, so about 50 MB at most.
+ */
+export const TREE_CACHE_LIMITS = { documents: 6, chars: 2_000_000 };
 
 const cache = new Map<string, CachedTree>();
 
