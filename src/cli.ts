@@ -4,19 +4,8 @@
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
 import path = require('node:path');
-import {
-  applyEdits,
-  type ApplyOptions,
-  type ApplyResult,
-  applySnippet,
-  BlockParseError,
-  editBlocks,
-  isPlaceholderLine,
-  parseEdits,
-  readSnippetText,
-  type SearchReplaceBlock,
-} from './core';
-import { grammarFiles } from './node/grammarFiles';
+import { applyEdits, type ApplyOptions, BlockParseError, editBlocks, parseEdits, readSnippetText, type SearchReplaceBlock } from './core';
+import { applyCodeToFile, CodeFileError } from './node/codeFile';
 import { type ApplyArgs, type CliArgs, jsonRequested, MCP_USAGE, parseArgs, SYNOPSIS, USAGE, UsageError } from './node/args';
 import { languageIdFor, namesFile } from './node/paths';
 import { type ApplyReport, applyReport, EXIT_CODES, outputWritten, printReport, writeQuietly } from './node/output';
@@ -62,7 +51,12 @@ async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       return report(invalid(file, usageMessage(error)), wantsJson, true);
     }
-    if (error instanceof InvalidInput || error instanceof BlockParseError || error instanceof TextFileError) {
+    if (
+      error instanceof InvalidInput ||
+      error instanceof BlockParseError ||
+      error instanceof TextFileError ||
+      error instanceof CodeFileError
+    ) {
       return report(invalid(file, error.message), wantsJson, true);
     }
     // A bug or an unforeseen system error: the details go to stderr, and a --json caller still gets
@@ -134,28 +128,14 @@ async function apply(args: ApplyArgs): Promise<number> {
  */
 async function applyCodeBlock(args: ApplyArgs, source: string): Promise<number> {
   const code = await readCode(args, source);
-  const file = readTextFile(args.file);
-  const languageId = languageIdFor(args.file);
-  const options: ApplyOptions = { fileName: args.file, languageId };
+  const options: ApplyOptions = {};
   if (args.autoApplyAbove !== undefined) {
     options.autoApplyAbove = args.autoApplyAbove;
   }
   if (args.maxCandidates !== undefined) {
     options.maxCandidates = args.maxCandidates;
   }
-  let result: ApplyResult;
-  if (!file) {
-    if (code.split('\n').some((line) => isPlaceholderLine(line, { languageId, fileName: args.file }))) {
-      throw new InvalidInput(`file not found: ${args.file} (a --snippet creates a file only from code without placeholders)`);
-    }
-    result = applyEdits('', [{ index: 1, search: '', replace: code, sourceLine: 1 }], options);
-  } else {
-    const run = prepareForRun(file.text.length, 1);
-    result = await applySnippet(file.text, { code, languageId, fileName: args.file }, { ...options, ...run, grammars: grammarFiles() });
-  }
-  if (result.status === 'applied' && !args.dryRun && result.content !== undefined) {
-    write(args.file, file, file?.text ?? '', result.content);
-  }
+  const result = await applyCodeToFile(args.file, args.file, code, options, args.dryRun);
   return report(applyReport(args.file, result, args.dryRun), args.json, result.status === 'invalid');
 }
 

@@ -77,7 +77,7 @@ export async function runMcpServer(argv: readonly string[], version: string): Pr
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     try {
-      const answer = callTool(request.params.name, request.params.arguments, await roots());
+      const answer = await callTool(request.params.name, request.params.arguments, await roots());
       return {
         content: [{ type: 'text' as const, text: answer.text }],
         structuredContent: answer.structured as unknown as Record<string, unknown>,

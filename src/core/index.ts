@@ -29,6 +29,7 @@ export {
   describe,
   editNeedsConfirmation,
   resolveWorkspacePath,
+  type ToolSnippet,
 } from './formats/toolInput';
 export {
   APPLY_PATCH_PATCH_DESCRIPTION,

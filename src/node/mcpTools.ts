@@ -14,7 +14,9 @@ import {
   describe,
   DRY_RUN_DESCRIPTION,
   resolveWorkspacePath,
+  type ToolSnippet,
 } from '../core';
+import { applyCodeToFile, CodeFileError } from './codeFile';
 import { type ApplyReport, applyReport } from './output';
 import { languageIdFor, namesFile } from './paths';
 import { applyAnswer, invalidReport, type JsonPatchReport, PatchInputError, resolveUnderRoot } from './patchCommand';
@@ -117,7 +119,7 @@ export const MCP_TOOLS = [
 // ---- calls ------------------------------------------------------------------------------------------
 
 /** Runs one tool call under `roots` (real paths of folders, the first one for relative paths). */
-export function callTool(name: string, args: unknown, roots: readonly string[]): ToolAnswer {
+export async function callTool(name: string, args: unknown, roots: readonly string[]): Promise<ToolAnswer> {
   if (name === APPLY_EDITS_TOOL) {
     return applyEditsTool(args, roots);
   }
@@ -145,7 +147,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function applyEditsTool(raw: unknown, roots: readonly string[]): ToolAnswer {
+async function applyEditsTool(raw: unknown, roots: readonly string[]): Promise<ToolAnswer> {
   const args = isRecord(raw) ? { ...raw } : raw;
   const problems: string[] = [];
   const dryRun = isRecord(args) ? takeDryRun(args, problems) : false;
@@ -157,16 +159,9 @@ function applyEditsTool(raw: unknown, roots: readonly string[]): ToolAnswer {
       : checked.message.replace('\n', `\n${problems.map((p) => `- ${p}\n`).join('')}`);
     return refusal({ status: 'invalid', file: given, message, blocks: [] });
   }
-  const { filePath, blocks } = checked;
-  if (blocks === undefined) {
-    // `code` (a snippet placed by its declarations) passes core's checks; like the language model tool,
-    // this version has no way yet to apply it (src/extension/chat/applyTool.ts says the same).
-    return refusal({
-      status: 'invalid',
-      file: filePath,
-      message: `Nothing was applied: this version of ${APPLY_EDITS_TOOL} cannot apply "code" yet; give "blocks", "text" or "patch".`,
-      blocks: [],
-    });
+  const { filePath, blocks, snippet } = checked;
+  if (snippet !== undefined) {
+    return applyCodeTool(filePath, snippet, roots, dryRun);
   }
   try {
     const target = resolveFilePath(filePath, roots);
@@ -197,6 +192,27 @@ function applyEditsTool(raw: unknown, roots: readonly string[]): ToolAnswer {
     return { text: report.message, isError: report.status !== 'applied', structured: report };
   } catch (error) {
     const { message } = invalidReport(error);
+    return refusal({ status: 'invalid', file: filePath, message, blocks: [] });
+  }
+}
+
+/**
+ * `code`: a plain code block placed by its declarations, exactly as `resilient-apply apply FILE --snippet`
+ * places it (the same function, codeFile.ts): the same message, refusals and --json object.
+ */
+async function applyCodeTool(filePath: string, snippet: ToolSnippet, roots: readonly string[], dryRun: boolean): Promise<ToolAnswer> {
+  try {
+    const target = resolveFilePath(filePath, roots);
+    if (snippet.namedFile !== undefined && !namesFile(snippet.namedFile, target, roots[0])) {
+      throw new PatchInputError(
+        `"code" names the file ${JSON.stringify(snippet.namedFile)} but "filePath" is ${JSON.stringify(filePath)}; nothing was applied. Give the code of each file in its own call.`,
+      );
+    }
+    const result = await applyCodeToFile(target, filePath, snippet.code, {}, dryRun);
+    const report = applyReport(filePath, result, dryRun);
+    return { text: report.message, isError: report.status !== 'applied', structured: report };
+  } catch (error) {
+    const message = error instanceof CodeFileError ? error.message : invalidReport(error).message;
     return refusal({ status: 'invalid', file: filePath, message, blocks: [] });
   }
 }

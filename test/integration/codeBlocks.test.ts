@@ -105,7 +105,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
     const source = 'class A:\n    def run(self):\n        return 1\n\n\nclass B:\n    def run(self):\n        return 2\n';
     const doc = await openFile(path, source);
     const message = await invokeTool({ filePath: path, code: 'def run(self):\n    return 3\n' });
-    assert.match(message, /^The code block was not applied to .*twice\.py: method run fits 2 places: lines 2-3 and lines 7-8\./);
+    assert.match(message, /^The code block was not applied to .*twice\.py: def run fits 2 places: lines 2-3 and lines 7-8\./);
     assert.doesNotMatch(message, /SEARCH|:start_line:/);
     assert.equal(doc.getText(), source);
   });

@@ -92,7 +92,7 @@ describe('resilient-apply apply --snippet: the shapes', () => {
     assert.equal(read(dir, 'new.py'), 'def hello():\n    return 1\n');
     const { code, json } = runJson(dir, ['apply', 'other.py', '--snippet', '-'], 'def hello():\n    # ... existing code ...\n');
     assert.equal(code, 3);
-    assert.match(json.message, /file not found: other\.py \(a --snippet creates a file only from code without placeholders\)/);
+    assert.match(json.message, /file not found: other\.py \(a code block creates a file only from code without placeholders\)/);
     assert.equal(fs.existsSync(path.join(dir, 'other.py')), false);
   });
 });

@@ -158,6 +158,75 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
     }
   });
 
+  test('apply_edits "code": placed by its declarations as `apply --snippet` places it, with its --json object', async () => {
+    const shop = [
+      'class Cart:',
+      '    def total(self):',
+      '        return 1',
+      '',
+      '',
+      'class Order:',
+      '    def total(self):',
+      '        return 2',
+      '',
+      '',
+      'def discount(price):',
+      '    return price',
+      '',
+    ].join('\n');
+    const dir = folder({ 'shop.py': shop, 'src/app.js': APP });
+    const s = await connect(dir);
+    try {
+      const lazy = '```py shop.py\ndef discount(price):\n    return price * 0.9\n```\n';
+      const dry = await call(s, 'apply_edits', { filePath: 'shop.py', code: lazy, dryRun: true });
+      assert.equal(dry.isError, false, dry.content[0].text);
+      assert.equal(dry.content[0].text, 'Applied the code block to shop.py: replaced def discount (lines 11-12).');
+      assert.deepEqual(dry.structuredContent, cliJson(dir, 'shop.py', lazy, ['--snippet', '-', '--dry-run']));
+      assert.equal(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8'), shop, 'a dry run writes nothing');
+
+      const method = 'function add(a, b) {\n\treturn b + a;\n}\n';
+      const expected = cliJson(dir, 'src/app.js', method, ['--snippet', '-']);
+      const applied = await call(s, 'apply_edits', { filePath: 'src/app.js', code: method });
+      assert.equal(applied.isError, false, applied.content[0].text);
+      assert.deepEqual(applied.structuredContent, expected);
+      assert.equal(fs.readFileSync(path.join(dir, 'src', 'app.js'), 'utf8'), APP.replace('return a + b;', 'return b + a;'));
+
+      // Refused as the CLI refuses it: every place, a tool error, nothing written.
+      const ambiguous = 'def total(self):\n    return 3\n';
+      const twice = await call(s, 'apply_edits', { filePath: 'shop.py', code: ambiguous });
+      assert.equal(twice.isError, true);
+      assert.equal(twice.structuredContent?.status, 'ambiguous');
+      assert.match(
+        twice.content[0].text,
+        /^The code block was not applied to shop\.py: def total fits 2 places: lines 2-3 and lines 7-8\./,
+      );
+      assert.deepEqual(twice.structuredContent, cliJson(dir, 'shop.py', ambiguous, ['--snippet', '-']));
+      assert.equal(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8'), shop);
+
+      const created = await call(s, 'apply_edits', { filePath: 'lib/util.py', code: 'def one():\n    return 1\n' });
+      assert.equal(created.isError, false, created.content[0].text);
+      assert.equal(fs.readFileSync(path.join(dir, 'lib', 'util.py'), 'utf8'), 'def one():\n    return 1\n');
+
+      const bad: [Record<string, unknown>, RegExp][] = [
+        [
+          { filePath: 'new.py', code: '# ... existing code ...\ndef two():\n    return 2\n' },
+          /file not found: new\.py \(a code block creates a file only from code without placeholders\)/,
+        ],
+        [{ filePath: 'shop.py', code: '```py other.py\nx = 1\n```\n' }, /"code" names the file "other\.py" but "filePath" is "shop\.py"/],
+        [{ filePath: 'shop.py', code: 42 }, /"code" must be a string/],
+      ];
+      for (const [args, message] of bad) {
+        const r = await call(s, 'apply_edits', args);
+        assert.equal(r.isError, true, JSON.stringify(args));
+        assert.equal(r.structuredContent?.status, 'invalid');
+        assert.match(r.content[0].text, message);
+      }
+      assert.equal(s.stderr(), '');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('refusals are tool errors naming what is wrong, and the server goes on serving', async () => {
     const dir = folder({ 'app.js': APP, 'twice.txt': 'x\ny\nx\n' });
     const s = await connect(dir);
