@@ -101,10 +101,30 @@ const CONTROL_WORDS = new Set([
   'unless',
   'match',
   'when',
+  'using',
+  'lock',
+  'fixed',
+  'elseif',
+  'elsif',
+  'guard',
+  'new',
+  'throw',
+  'await',
+  'yield',
 ]);
 
-/** A line that holds only the `{` of the line above it (Allman style: C#, PHP, much C and Java). */
-const isBraceLine = (line: string | undefined): boolean => line !== undefined && /^\s*\{\s*$/.test(line);
+/**
+ * Whether `next` holds only the `{` of `line` (Allman style: C#, PHP, much C and Java): a lone `{` (a comment
+ * may follow) at the header's indentation or up to two columns deeper (GNU style), below a line that does not
+ * end a statement or an item (`;`, `,`) or open its own block.
+ */
+function braceOpensBelow(line: string, next: string | undefined): boolean {
+  if (next === undefined || !/^\s*\{\s*(?:(?:\/\/|#).*)?$/.test(next) || /[{;,]\s*$/.test(line) || line.trim() === '') {
+    return false;
+  }
+  const deeper = indentWidth(next) - indentWidth(line);
+  return deeper >= 0 && deeper <= 2;
+}
 
 /** A line that opens a declaration, read by its words alone (and the next line's `{` when it stands alone). */
 function readHeader(line: string, next?: string): { kind: string; family: DeclFamily; name: string } | undefined {
@@ -119,7 +139,7 @@ function readHeader(line: string, next?: string): { kind: string; family: DeclFa
       return { ...rule, name: keyword[2] };
     }
   }
-  const call = CALL_HEADER.exec(text) ?? (isBraceLine(next) ? CALL_HEADER.exec(`${text} {`) : null);
+  const call = CALL_HEADER.exec(text) ?? (braceOpensBelow(line, next) ? CALL_HEADER.exec(`${text} {`) : null);
   if (call && !CONTROL_WORDS.has(call[1])) {
     return { kind: 'function', family: 'callable', name: call[1] };
   }
@@ -185,7 +205,7 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
       }
       return depth <= 0 ? { end: i, braced: true } : { end: limit - 1, braced: true };
     }
-    if (isBraceLine(lines[i + 1])) {
+    if (braceOpensBelow(lines[i], lines[i + 1])) {
       continue;
     }
     if (/[:=]\s*$|\bdo\s*$|\)\s*$/.test(lines[i].trimEnd()) || i === start) {
