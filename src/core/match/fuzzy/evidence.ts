@@ -253,6 +253,11 @@ export class ExactEvidence {
       : 'no';
   }
 
+  /** Whether non-blank document line j equals a SEARCH line with words (by lineKey). */
+  hasEvidence(j: number): boolean {
+    return this.keyIndex(j) >= 0;
+  }
+
   /**
    * Tells what the quick exact-line pass found (scanTrimmedLines): non-blank line found.lines[m] has
    * the SEARCH key exact.keys[found.keys[m]]. keyIndex then has the answer without reading those lines:

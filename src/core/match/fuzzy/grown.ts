@@ -24,11 +24,11 @@ export interface GrownSpan {
 }
 
 /**
- * Most lines the file may have grown inside a region of n SEARCH lines: the region at most doubled
- * (at least 8 lines, so short blocks still find a few inserted lines).
+ * Most lines the file may have grown inside a region of n SEARCH lines: half as many again (at least
+ * 8 lines, so short blocks still find a few inserted lines).
  */
 function mostGrown(n: number): number {
-  return Math.max(8, n);
+  return Math.max(8, Math.ceil(n / 2));
 }
 
 /** How SEARCH line i relates to document line j: it looks like it, it is equal (by lineKey), and is a line with words. */
@@ -36,6 +36,8 @@ export interface LinePairing {
   pairs(i: number, j: number): boolean;
   /** Equal by lineKey; `evidence` when the line has words (not a lone closing brace). */
   equal(i: number, j: number): 'no' | 'punctuation' | 'evidence';
+  /** Document line j equals some SEARCH line with words (by lineKey). */
+  hasEvidence(j: number): boolean;
 }
 
 /**
@@ -54,13 +56,26 @@ export function grownSpan(
   pairing: LinePairing,
   budget: Budget,
 ): GrownSpan | undefined {
-  if (n < 3 || n > MAX_SPANNED_SEARCH) {
+  // A window from a line like SEARCH's first to one like its last does not stop short.
+  if (n < 3 || n > MAX_SPANNED_SEARCH || (pairing.pairs(0, w.start) && pairing.pairs(n - 1, w.end - 1))) {
     return undefined;
   }
-  const reach = mostGrown(n) + n;
+  // The region must pair lines w cannot: a whole region (twins side by side) is not stretched over its neighbour.
+  budget.spend(n * (w.end - w.start));
+  const within = pairedWithin(n, w, (i, j) => pairing.pairs(i, j));
+  const missing = n - within;
+  if (missing < MIN_GAIN) {
+    return undefined;
+  }
+  const reach = mostGrown(n) + missing;
   const lo = Math.max(0, w.start - reach);
-  const width = Math.min(M, w.end + reach) - lo;
-  budget.spend(2 * n * width + n * (w.end - w.start));
+  const hi = Math.min(M, w.end + reach);
+  // What the region adds must hold a line equal to one of SEARCH's (checked on the pairing below).
+  if (!hasEvidence(lo, w.start, pairing) && !hasEvidence(w.end, hi, pairing)) {
+    return undefined;
+  }
+  const width = hi - lo;
+  budget.spend(2 * n * width);
   const chain = inOrderPairs(n, width, (i, c) => pairing.pairs(i, lo + c));
   if (!chain || chain.length < n - Math.floor(n / 4)) {
     return undefined;
@@ -71,8 +86,7 @@ export function grownSpan(
   if (grown < 1 || grown > mostGrown(n) || start > w.start || end < w.end) {
     return undefined;
   }
-  // The region must pair lines w cannot: a whole region (twins side by side) is not stretched over its neighbour.
-  if (chain.length - pairedWithin(n, w, (i, j) => pairing.pairs(i, j)) < MIN_GAIN) {
+  if (chain.length - within < MIN_GAIN) {
     return undefined;
   }
   let outside = 0;
@@ -87,6 +101,16 @@ export function grownSpan(
     }
   }
   return evidence >= 1 && 2 * equal >= outside ? { start, end, grown } : undefined;
+}
+
+/** Whether one of the document lines [a, b) equals a SEARCH line with words. */
+function hasEvidence(a: number, b: number, pairing: LinePairing): boolean {
+  for (let j = a; j < b; j++) {
+    if (pairing.hasEvidence(j)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** Most SEARCH lines that pair in order with the lines of w (a longest common subsequence). */

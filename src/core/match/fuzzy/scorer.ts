@@ -77,6 +77,11 @@ export class WindowScorer {
     return this.evidence.equal(i, j);
   }
 
+  /** See ExactEvidence.hasEvidence. */
+  hasEvidence(j: number): boolean {
+    return this.evidence.hasEvidence(j);
+  }
+
   /** See ExactEvidence.settle. */
   settle(a: number, b: number): { start: number; end: number } | undefined {
     return this.evidence.settle(a, b);
