@@ -20,6 +20,7 @@ import {
   placements,
   type Plan,
   planMissingFile,
+  elisionNote,
   type PreviewResult,
   previewResult,
   rematchChoices,
@@ -293,7 +294,7 @@ export class DocumentApplier {
   /** Logs an applied batch, shows "Applied 3/3 blocks ..." in the status bar and flashes the changed lines. */
   reportApplied(plan: BatchPlan, source: string): string {
     const labels = [...plan.parts.map((p) => p.label), ...plan.newFiles.map((f) => `${f.label} (new)`)];
-    const summary = appliedSummary(placements(plan), labels);
+    const summary = appliedSummary(placements(plan), labels) + keptByPlaceholders(plan);
     this.log.info(`[${source}] ${summary}`);
     this.feedback.status(`$(check) ${summary}`);
     for (const part of plan.parts) {
@@ -324,4 +325,17 @@ export class DocumentApplier {
     const choices = { ...part.choices, ...extraChoices };
     return previewResult(part.text, part.blocks, part.result.blocks, choices, engineOptions(part.document, part.label));
   }
+}
+
+/**
+ * "; REPLACE line 2 `# ... existing code ...` kept file lines 5-7" for each placeholder the applied blocks
+ * had (issue 19), in the words of the message; prefixed with its block when the batch has several.
+ */
+function keptByPlaceholders(plan: BatchPlan): string {
+  const several = plan.blockCount > 1;
+  return plan.parts
+    .flatMap((part) =>
+      part.result.blocks.flatMap((b) => (b.elisions ?? []).map((e) => `; ${several ? `block ${b.index}: ` : ''}${elisionNote(e)}`)),
+    )
+    .join('');
 }

@@ -128,6 +128,14 @@ suite('elisions: placeholders in REPLACE in the editor', () => {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     assert.equal(doc.getText(), LOADER);
+    // The same block through the apply command (clipboard, CodeLens): the summary says what was kept.
+    const outcome = await applyText(block(SEARCH, ELIDED), doc.uri);
+    assert.equal(outcome.status, 'applied', outcome.summary);
+    assert.match(outcome.summary, /^Applied 1\/1 block to .*loader\.py/);
+    assert.ok(outcome.summary.endsWith(`; ${KEPT}`), outcome.summary);
+    assert.equal(doc.getText(), EXPANDED);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(doc.getText(), LOADER);
   });
 
   test('an unplaceable placeholder is refused with a message naming REPLACE line N, the document unchanged', async () => {
