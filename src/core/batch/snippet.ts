@@ -91,12 +91,16 @@ function dedent(lines: readonly string[]): string[] {
 }
 
 function shiftDecls(decls: Decl[], by: number): Decl[] {
-  for (const { decl } of walkDecls(decls)) {
-    decl.start += by;
-    decl.lead += by;
-    decl.end += by;
-    if (decl.interior) {
-      decl.interior = { start: decl.interior.start + by, end: decl.interior.end + by };
+  for (const { decl: outer } of walkDecls(decls)) {
+    // An overload group's signatures and implementation are declarations of their own, beside the group.
+    const parts = outer.overloads ? [...outer.overloads.signatures, outer.overloads.implementation] : [];
+    for (const decl of [outer, ...parts]) {
+      decl.start += by;
+      decl.lead += by;
+      decl.end += by;
+      if (decl.interior) {
+        decl.interior = { start: decl.interior.start + by, end: decl.interior.end + by };
+      }
     }
   }
   return decls;

@@ -20,7 +20,8 @@ export interface Scope {
   indent: { from: string; to: string };
 }
 
-type Unit = { type: 'decl'; decl: Decl; start: number; end: number } | { type: 'line' | 'placeholder'; start: number; end: number };
+type DeclUnit = { type: 'decl'; decl: Decl; start: number; end: number };
+type Unit = DeclUnit | { type: 'line' | 'placeholder'; start: number; end: number };
 
 /** A changed line this similar to the file's line beside a paired unit is read as that line, changed. */
 const EDGE_PAIR_SCORE = 0.6;
@@ -67,6 +68,36 @@ export function findDecl(shown: Decl, candidates: readonly Decl[]): Decl | undef
     });
   }
   return found[0];
+}
+
+/**
+ * The file's declarations a block's declaration may be: an overload group counts as one, except for a lone
+ * signature the block shows, which is one of the group's signatures (or its implementation).
+ */
+function overloadCandidates(shown: Decl, fUnits: readonly Unit[]): Decl[] {
+  return fUnits.flatMap((f) => {
+    if (f.type !== 'decl') {
+      return [];
+    }
+    const group = f.decl.overloads;
+    return shown.signature && group ? [...group.signatures, group.implementation] : [f.decl];
+  });
+}
+
+function isOverloadOf(part: Decl, group: Decl): boolean {
+  return group.overloads !== undefined && (group.overloads.implementation === part || group.overloads.signatures.includes(part));
+}
+
+/**
+ * Which lines of the file a block's declaration replaces: a group shown whole (or a function gaining its
+ * first overloads) replaces the whole group; an implementation shown alone replaces only the group's
+ * implementation, so the signatures the block does not show stay.
+ */
+function overloadPart(shown: Decl, target: Decl, found: Decl): Decl {
+  if (found !== target) {
+    return found;
+  }
+  return target.overloads && !shown.overloads ? target.overloads.implementation : target;
 }
 
 /** Indexes of the longest increasing run of `values` (the declarations that keep the file's order). */
@@ -155,18 +186,20 @@ export function mergeScope(context: ScopeContext, scope: Scope): void {
   const explicit = sUnits.some((u) => u.type === 'placeholder');
   // Declarations pair by name; those that keep the file's order anchor the gaps.
   const declPairs: Array<[number, number]> = [];
+  /** What each paired declaration of the block replaces: the file's declaration, or a part of its overload group. */
+  const placements: Decl[] = [];
   const used = new Map<Decl, Decl>();
   sUnits.forEach((u, i) => {
     if (u.type !== 'decl') {
       return;
     }
-    const target = findDecl(
-      u.decl,
-      fUnits.flatMap((f) => (f.type === 'decl' ? [f.decl] : [])),
-    );
-    if (!target) {
+    const found = findDecl(u.decl, overloadCandidates(u.decl, fUnits));
+    if (!found) {
       return;
     }
+    const unit = fUnits.find((f): f is DeclUnit => f.type === 'decl' && (f.decl === found || isOverloadOf(found, f.decl)));
+    const target = unit?.decl ?? found;
+    placements.push(overloadPart(u.decl, target, found));
     const twice = used.get(target);
     if (twice) {
       throw new PlanRefusal({
@@ -181,9 +214,9 @@ export function mergeScope(context: ScopeContext, scope: Scope): void {
   const inOrder = increasingRun(declPairs.map((p) => p[1]));
   const anchors: Array<[number, number]> = [];
   declPairs.forEach((pair, k) => {
-    const [si, fi] = pair;
-    context.found.push({ start: fUnits[fi].start, end: fUnits[fi].end });
-    placeDecl(context, (sUnits[si] as { decl: Decl }).decl, (fUnits[fi] as { decl: Decl }).decl, scope);
+    const [si] = pair;
+    context.found.push({ start: placements[k].lead, end: placements[k].end + 1 });
+    placeDecl(context, (sUnits[si] as { decl: Decl }).decl, placements[k], scope);
     if (inOrder.has(k)) {
       anchors.push(pair);
     }

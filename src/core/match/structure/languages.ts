@@ -25,6 +25,8 @@ export interface GrammarSpec {
   memberWrapper?: { open: string; close: string };
   /** The comment a placeholder line is read as, so it parses wherever it stands (Python needs a statement). */
   placeholderStandIn: string;
+  /** Overloads: node types that are bodiless signatures (TypeScript), or the decorator that makes a stub one (Python's `@overload`). */
+  overloads?: { signatures?: ReadonlySet<string>; decorator?: RegExp };
 }
 
 const callable = (kind: string): DeclRule => ({ kind, family: 'callable' });
@@ -58,12 +60,14 @@ const TS_DECLS: Record<string, DeclRule> = {
 const JS_WRAPPERS = { export_statement: 'declaration' };
 const TS_WRAPPERS = { export_statement: 'declaration', ambient_declaration: '' };
 const C_LIKE_MEMBERS = { open: 'class __SnippetMembers__ {', close: '}' };
+const TS_OVERLOADS = { signatures: new Set(['function_signature', 'method_signature']) };
 
 export const GRAMMARS: Record<string, GrammarSpec> = {
   typescript: {
     id: 'typescript',
     file: 'tree-sitter-typescript.wasm',
     decls: TS_DECLS,
+    overloads: TS_OVERLOADS,
     wrappers: TS_WRAPPERS,
     leads: new Set(['comment', 'decorator']),
     variables: new Set(['lexical_declaration', 'variable_declaration']),
@@ -74,6 +78,7 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     id: 'tsx',
     file: 'tree-sitter-tsx.wasm',
     decls: TS_DECLS,
+    overloads: TS_OVERLOADS,
     wrappers: TS_WRAPPERS,
     leads: new Set(['comment', 'decorator']),
     variables: new Set(['lexical_declaration', 'variable_declaration']),
@@ -95,6 +100,7 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
     file: 'tree-sitter-python.wasm',
     decls: { function_definition: callable('def'), class_definition: type('class') },
     wrappers: { decorated_definition: 'definition' },
+    overloads: { decorator: /^@(?:typing\.|t\.)?overload\b/ },
     leads: new Set(['comment']),
     variables: new Set(['expression_statement']),
     placeholderStandIn: 'pass',

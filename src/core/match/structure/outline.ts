@@ -22,6 +22,13 @@ export interface Decl {
   interior?: { start: number; end: number };
   /** Declarations directly inside its body, in order. */
   children: Decl[];
+  /** A callable's signature without a body: a TypeScript overload signature, a Python `@overload` stub. */
+  signature?: boolean;
+  /**
+   * An overload group: signatures immediately followed by the implementation of the same name, read as ONE
+   * declaration spanning all of them (start and lead are the first signature's; the rest is the implementation's).
+   */
+  overloads?: { signatures: Decl[]; implementation: Decl };
 }
 
 export type DeclFamily = 'callable' | 'type' | 'impl' | 'value' | 'module';
@@ -43,6 +50,37 @@ export function* walkDecls(decls: readonly Decl[], parents: readonly Decl[] = []
     yield { decl, parents };
     yield* walkDecls(decl.children, [...parents, decl]);
   }
+}
+
+/**
+ * Overload signatures immediately followed (blank lines between at most) by the implementation of the same
+ * name become one declaration: a code block showing the group, or only its implementation, is about that one
+ * function, not three of the same name.
+ */
+export function groupOverloads(decls: readonly Decl[], lines: readonly string[]): Decl[] {
+  const grouped: Decl[] = [];
+  let run: Decl[] = [];
+  const adjacent = (a: Decl, b: Decl) => lines.slice(a.end + 1, b.lead).every((l) => l.trim() === '');
+  for (const decl of decls) {
+    const last = run[run.length - 1];
+    const continues = last !== undefined && last.name === decl.name && decl.family === 'callable' && adjacent(last, decl);
+    if (!continues) {
+      grouped.push(...run);
+      run = [];
+    }
+    if (decl.signature) {
+      run.push(decl);
+      continue;
+    }
+    if (continues) {
+      grouped.push({ ...decl, start: run[0].start, lead: run[0].lead, overloads: { signatures: run, implementation: decl } });
+    } else {
+      grouped.push(decl);
+    }
+    run = [];
+  }
+  grouped.push(...run);
+  return grouped;
 }
 
 /** How a declaration is named in messages: "method addItem", "function total". */

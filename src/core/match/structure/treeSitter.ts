@@ -5,7 +5,7 @@
 // caller names its document (then treeCache.ts keeps it for an incremental reparse of the next version).
 
 import type * as TreeSitter from 'web-tree-sitter';
-import { type Decl, type Outline } from './outline';
+import { type Decl, groupOverloads, type Outline } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
 import { cachedOutline } from './treeCache';
 
@@ -175,11 +175,21 @@ class DeclReader {
       previousEnd = child.endPosition.row;
       const decl = this.declOf(child, child);
       if (decl) {
-        decl.lead = Math.min(lead, decl.start);
+        decl.lead = Math.min(lead, decl.lead);
         decls.push(decl);
       }
     }
-    return decls;
+    return this.grammar.overloads ? groupOverloads(decls, this.lines) : decls;
+  }
+
+  /** A bodiless overload signature (TypeScript), or a stub under the overload decorator (Python). */
+  private isSignature(node: SyntaxNode, outer: SyntaxNode): boolean {
+    const overloads = this.grammar.overloads;
+    if (overloads?.signatures?.has(node.type)) {
+      return true;
+    }
+    const decorator = overloads?.decorator;
+    return decorator !== undefined && outer !== node && outer.namedChildren.some((c) => c?.type === 'decorator' && decorator.test(c.text));
   }
 
   /** The declaration `node` is (through wrappers such as `export`), spanning `outer`. */
@@ -201,7 +211,9 @@ class DeclReader {
       kind: rule.kind,
       family: rule.family,
       name,
-      start: outer.startPosition.row,
+      // Decorators a wrapper holds above the declaration (Python's decorated_definition) are its lead: a
+      // block that shows the function without them replaces it from its own first line, and they stay.
+      start: Math.max(outer.startPosition.row, node.startPosition.row),
       lead: outer.startPosition.row,
       end:
         outer.endPosition.column === 0 && outer.endPosition.row > outer.startPosition.row
@@ -212,6 +224,9 @@ class DeclReader {
     const params = node.childForFieldName('parameters') ?? this.variableValue(node)?.childForFieldName('parameters');
     if (params) {
       decl.params = stripSpace(params.text);
+    }
+    if (rule.family === 'callable' && this.isSignature(node, outer)) {
+      decl.signature = true;
     }
     const body = this.bodyOf(node);
     if (body) {
