@@ -82,4 +82,23 @@ describe('code blocks: shapes real answers have', () => {
       ),
     );
   });
+
+  test('a method inserted in a class whose doc comments stand apart gets one blank line, not the comment’s two', async () => {
+    const js =
+      'class A {\n  /**\n   * One.\n   */\n\n  one() {\n    return 1;\n  }\n\n  /**\n   * Three.\n   */\n\n  three() {\n    return 3;\n  }\n}\n';
+    const code =
+      'class A {\n  // ... existing code ...\n  one() {\n    return 1;\n  }\n\n  two() {\n    return 2;\n  }\n  // ... existing code ...\n}';
+    const result = await apply(js, code, 'javascript', 'a.js');
+    assert.equal(result.status, 'applied');
+    assert.equal(result.content, js.replace('    return 1;\n  }\n', '    return 1;\n  }\n\n  two() {\n    return 2;\n  }\n'));
+  });
+
+  test('a field added under the only field keeps the block’s spacing (no blank line), not the methods’ gap', async () => {
+    const ts =
+      'export class P {\n    private headers: string[];\n\n    constructor() {\n        this.headers = [];\n    }\n\n    get(): number {\n        return 1;\n    }\n}\n';
+    const code = 'export class P {\n    private headers: string[];\n    private strict = false;\n\n    // ... existing code ...\n}';
+    const result = await apply(ts, code, 'typescript', 'p.ts');
+    assert.equal(result.status, 'applied');
+    assert.equal(result.content, ts.replace('string[];\n', 'string[];\n    private strict = false;\n'));
+  });
 });

@@ -388,18 +388,27 @@ function blockLines(context: ScopeContext, scope: Scope, units: readonly Unit[])
   return reindent(lines, scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
 }
 
-/** Blank lines the file usually puts between the declarations of a scope. */
-function usualGap(context: ScopeContext, scope: Scope): number {
+/**
+ * Blank lines the file usually puts between the declarations of a scope: the run right after each one (a
+ * doc comment set off by its own blank line, as commander writes JSDoc, does not count twice). Fields among
+ * fields count apart: a class's fields stand closer together than its methods; with no two fields to tell,
+ * a new field keeps the blank lines the block gives it (`fallback`).
+ */
+function usualGap(context: ScopeContext, scope: Scope, fields: boolean, fallback: number | undefined): number {
   const counts = new Map<number, number>();
   const decls = scope.file.decls;
   for (let i = 1; i < decls.length; i++) {
+    if (fields !== (decls[i - 1].family === 'value' && decls[i].family === 'value')) {
+      continue;
+    }
     let blanks = 0;
-    for (let l = decls[i - 1].end + 1; l < decls[i].lead; l++) {
-      if (context.file.lines[l].trim() === '') {
-        blanks++;
-      }
+    for (let l = decls[i - 1].end + 1; l < decls[i].lead && context.file.lines[l].trim() === ''; l++) {
+      blanks++;
     }
     counts.set(blanks, (counts.get(blanks) ?? 0) + 1);
+  }
+  if (counts.size === 0 && fields && fallback !== undefined) {
+    return fallback;
   }
   let best = scope.file.owner ? 1 : context.file.outline.reader === 'python' ? 2 : 1;
   let bestCount = 0;
@@ -436,7 +445,8 @@ function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[]
     side === 'after' && !atScopeStart
       ? blanksAround(context, units[0].start, -1)
       : blanksAround(context, units[units.length - 1].end - 1, 1);
-  const blanks = new Array<string>(hasDecl ? usualGap(context, scope) : blockBlanks).fill('');
+  const fields = units.every((u) => u.type === 'decl' && u.decl.family === 'value');
+  const blanks = new Array<string>(hasDecl ? usualGap(context, scope, fields, blockBlanks) : blockBlanks).fill('');
   const written = side === 'after' && !atScopeStart ? [...blanks, ...lines] : !atScopeEnd ? [...lines, ...blanks] : [...blanks, ...lines];
   const decls = units.filter((u): u is Extract<Unit, { type: 'decl' }> => u.type === 'decl');
   const what =
