@@ -141,6 +141,69 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
     assert.equal(doc.getText(), CART);
   });
 
+  test('@apply with two code blocks for the same file: each outcome, then "Apply all 2" as ONE edit, one undo reverts both', async () => {
+    const path = `${dir()}/cart.ts`;
+    const doc = await openFile(path, CART);
+    const recorder = new Recorder();
+    const { codeBlocks, applyService } = await api();
+    const handler = createApplyParticipantHandler(applyService, codeBlocks);
+    const format = 'export function format(amount: number): string {\n  return `$${amount.toFixed(2)}`;\n}';
+    const prompt = `Two changes:\n\n\`\`\`ts ${path}\n${LAZY_TOTAL}\n\`\`\`\n\nand\n\n\`\`\`ts ${path}\n${format}\n\`\`\`\n`;
+    await handler(
+      { prompt, references: [], toolReferences: [] } as unknown as vscode.ChatRequest,
+      { history: [] },
+      recorder,
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.match(recorder.text, /Code block 1.*replaced method total/s);
+    assert.match(recorder.text, /Code block 2.*replaced function format/s);
+    assert.match(
+      recorder.text,
+      /Code blocks 1 and 2\*\* → \[.*cart\.ts\]: they change different lines and apply together as one edit \(one undo\)/,
+    );
+    assert.deepEqual(
+      recorder.buttons.map((b) => b.title.replace(/ to .*cart\.ts$/, ' to cart.ts')),
+      ['Apply', 'Preview', 'Apply', 'Preview', 'Apply all 2 to cart.ts'],
+    );
+    assert.equal(doc.getText(), CART, 'the reply is a dry run');
+    const outcome = await clickButton(recorder, recorder.buttons[4].title);
+    assert.equal(outcome.status, 'applied', outcome.summary);
+    const both = AFTER_TOTAL.replace('return amount.toFixed(2);', () => 'return `$${amount.toFixed(2)}`;');
+    assert.equal(doc.getText(), both);
+    await undoIn(doc);
+    assert.equal(doc.getText(), CART, 'one undo reverts both code blocks');
+  });
+
+  test('@apply with two code blocks changing the same method: no "Apply all", each applies on its own, one after the other', async () => {
+    const path = `${dir()}/cart.ts`;
+    const doc = await openFile(path, CART);
+    const recorder = new Recorder();
+    const { codeBlocks, applyService } = await api();
+    const handler = createApplyParticipantHandler(applyService, codeBlocks);
+    const other = LAZY_TOTAL.replace('sum + p * 1.2', 'sum + p * 2');
+    const prompt = `\`\`\`ts ${path}\n${LAZY_TOTAL}\n\`\`\`\n\nor\n\n\`\`\`ts ${path}\n${other}\n\`\`\`\n`;
+    await handler(
+      { prompt, references: [], toolReferences: [] } as unknown as vscode.ChatRequest,
+      { history: [] },
+      recorder,
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.match(recorder.text, /code blocks 1 and 2 change the same lines, so they cannot apply as one edit/);
+    assert.deepEqual(
+      recorder.buttons.map((b) => b.title),
+      ['Apply', 'Preview', 'Apply', 'Preview'],
+    );
+    const second = recorder.buttons[2];
+    const applied = await vscode.commands.executeCommand<CodeBlockOutcome>(
+      second.command,
+      ...(JSON.parse(JSON.stringify(second.arguments)) as unknown[]),
+    );
+    assert.equal(applied.status, 'applied', applied.summary);
+    assert.equal(doc.getText(), CART.replace('sum + p, 0', 'sum + p * 2, 0'));
+    await undoIn(doc);
+    assert.equal(doc.getText(), CART);
+  });
+
   test('@apply: Preview opens the review diff; Discard leaves the file', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);

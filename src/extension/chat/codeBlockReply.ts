@@ -9,7 +9,7 @@ import { type BlockOutcome, type CodeBlock, codeBlockAt, findCodeBlocks, formatP
 import { afterEngine } from '../engineGate';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
 import type { CodeBlockOutcome } from '../snippets/snippetReview';
-import type { SnippetMatch } from '../snippets/snippetApplier';
+import { overlappingMatches, type SnippetMatch } from '../snippets/snippetApplier';
 import { labelFor, openTarget, resolveBlockTarget } from '../targets';
 import { type ChatApplyArgs, ChatCommands, toBlockArg } from './chatCommands';
 import { candidateButtonLabel, linesLabel } from './outcomeText';
@@ -19,7 +19,17 @@ export const CodeBlockChatCommands = {
   apply: 'resilientApply.chat.applyCodeBlock',
   /** Opens the review diff of a code block from a chat button. Args: CodeBlockButtonArgs. */
   preview: 'resilientApply.chat.previewCodeBlock',
+  /** Applies every code block of the reply for one file as ONE WorkspaceEdit. Args: CodeBlocksButtonArgs. */
+  applyAll: 'resilientApply.chat.applyCodeBlocks',
 } as const;
+
+/** What an "Apply all" button carries: one file and its code blocks, in the order of the reply. */
+export interface CodeBlocksButtonArgs {
+  uri: string;
+  codes: string[];
+  /** The blocks' numbers in the reply, for messages. */
+  numbers: number[];
+}
 
 /** What a code block button carries (plain JSON: chat history keeps it across reloads). */
 export interface CodeBlockButtonArgs {
@@ -110,6 +120,7 @@ export async function replyWithCodeBlocks(
   deps: CodeBlockDeps,
 ): Promise<number> {
   let placed = 0;
+  const placedByFile = new Map<string, Array<{ number: number; match: SnippetMatch }>>();
   for (const [i, block] of blocks.entries()) {
     stream.markdown(`\n---\n\n**Code block ${i + 1}**`);
     const target = await resolveBlockTarget(block.filePath, fallback);
@@ -124,6 +135,8 @@ export async function replyWithCodeBlocks(
     const args: CodeBlockButtonArgs = { uri: match.uri.toString(), code: block.code };
     if (match.result.status === 'applied') {
       placed++;
+      const key = match.uri.toString();
+      placedByFile.set(key, [...(placedByFile.get(key) ?? []), { number: i + 1, match }]);
       stream.markdown(`places by ${match.result.snippet.reader === 'outline' ? 'its outline' : 'its declarations'}\n\n`);
       renderParts(stream, match);
       stream.button({
@@ -145,7 +158,67 @@ export async function replyWithCodeBlocks(
       renderRefusal(stream, match, outcome);
     }
   }
+  for (const group of placedByFile.values()) {
+    if (group.length > 1) {
+      offerApplyAll(stream, group);
+    }
+  }
   return placed;
+}
+
+/**
+ * Several code blocks that place in the same file (a model showing two changed functions in two fences):
+ * one "Apply all" button applying them as ONE WorkspaceEdit, one undo step, when their edits touch
+ * different lines; when two touch the same lines, composing them would write one over the other, so the
+ * reply says which and leaves their own Apply buttons (each re-checks the file, one after the other).
+ */
+function offerApplyAll(stream: vscode.ChatResponseStream, group: ReadonlyArray<{ number: number; match: SnippetMatch }>): void {
+  const { label } = group[0].match;
+  const numbers = group.map((g) => g.number);
+  const which = `Code blocks ${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+  stream.markdown(`\n---\n\n**${which}** → `);
+  stream.anchor(group[0].match.uri, label);
+  const overlap = overlappingMatches(group.map((g) => g.match));
+  if (overlap) {
+    stream.markdown(
+      `: code blocks ${numbers[overlap[0]]} and ${numbers[overlap[1]]} change the same lines, so they cannot apply as one edit. Apply them one at a time with their own Apply buttons (each is placed again on the file as it is then).\n`,
+    );
+    return;
+  }
+  stream.markdown(': they change different lines and apply together as one edit (one undo).\n\n');
+  const args: CodeBlocksButtonArgs = { uri: group[0].match.uri.toString(), codes: group.map((g) => g.match.code), numbers };
+  stream.button({
+    title: `Apply all ${group.length} to ${label}`,
+    command: CodeBlockChatCommands.applyAll,
+    arguments: [args],
+    tooltip: `Apply code blocks ${numbers.join(', ')} to ${label} as one undoable edit`,
+  });
+}
+
+/** An "Apply all" button's code blocks placed again on the live file: every one must place, or none is applied. */
+async function applyAll(deps: CodeBlockDeps, raw: unknown): Promise<CodeBlockOutcome> {
+  const args = raw as CodeBlocksButtonArgs | undefined;
+  if (typeof args?.uri !== 'string' || !Array.isArray(args.codes) || !args.codes.every((c) => typeof c === 'string')) {
+    return { status: 'invalid', summary: 'This chat button is from an incompatible version of Resilient Apply; ask @apply again.' };
+  }
+  const uri = vscode.Uri.parse(args.uri);
+  const opened = await openTarget(uri);
+  if (opened.kind !== 'document') {
+    return { status: 'refused', summary: opened.message };
+  }
+  const matches: SnippetMatch[] = [];
+  for (const [i, code] of args.codes.entries()) {
+    const match = await deps.applier.match(opened.document, opened.label, code, 'chat');
+    if (match.result.status !== 'applied') {
+      const number = args.numbers?.[i] ?? i + 1;
+      return {
+        status: 'refused',
+        summary: `Nothing was applied: code block ${number} no longer places in ${opened.label}. ${match.result.message}`,
+      };
+    }
+    matches.push(match);
+  }
+  return deps.applier.commit(matches, 'chat');
 }
 
 function checkArgs(raw: unknown): CodeBlockButtonArgs | undefined {
@@ -183,6 +256,18 @@ export function registerCodeBlockChatCommands(context: vscode.ExtensionContext, 
           return match;
         }
         const outcome = await deps.applier.commit([match], 'chat');
+        if (outcome.status === 'applied') {
+          await deps.applier.reveal(outcome.plan);
+        } else {
+          void vscode.window.showErrorMessage(outcome.summary);
+        }
+        return outcome;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      CodeBlockChatCommands.applyAll,
+      afterEngine(async (raw: unknown): Promise<CodeBlockOutcome> => {
+        const outcome = await applyAll(deps, raw);
         if (outcome.status === 'applied') {
           await deps.applier.reveal(outcome.plan);
         } else {

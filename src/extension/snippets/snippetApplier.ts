@@ -57,6 +57,23 @@ export function snippetPlan(matches: readonly SnippetMatch[]): BatchPlan {
   return { parts, newFiles: [], problems: [], blockCount: parts.length };
 }
 
+/**
+ * Two code blocks for the same document whose edits touch the same text (or insert at the same point):
+ * their indexes in `matches`, else undefined. Edits of one document, each decided on the same text, compose
+ * into one WorkspaceEdit only when they are disjoint; otherwise one would be written over the other.
+ */
+export function overlappingMatches(matches: readonly SnippetMatch[]): [number, number] | undefined {
+  const spans = matches.flatMap((m, i) => m.result.edits.map((e) => ({ uri: m.uri.toString(), start: e.start, end: e.end, i })));
+  spans.sort((a, b) => a.uri.localeCompare(b.uri) || a.start - b.start || a.end - b.end);
+  for (let k = 1; k < spans.length; k++) {
+    const [a, b] = [spans[k - 1], spans[k]];
+    if (a.uri === b.uri && a.i !== b.i && (b.start < a.end || b.start === a.start)) {
+      return [Math.min(a.i, b.i), Math.max(a.i, b.i)];
+    }
+  }
+  return undefined;
+}
+
 export class SnippetApplier {
   constructor(
     private readonly grammars: GrammarSource,
@@ -113,6 +130,12 @@ export class SnippetApplier {
       const failed = fresh.find((m) => m.result.status !== 'applied');
       if (failed) {
         const summary = `Nothing was applied: ${failed.label} changed and the code block no longer places. ${failed.result.message}`;
+        this.log.warn(`[${source}] ${summary}`);
+        return { status: 'refused', summary, plan: snippetPlan(fresh) };
+      }
+      const overlap = overlappingMatches(fresh);
+      if (overlap) {
+        const summary = `Nothing was applied: code blocks ${overlap[0] + 1} and ${overlap[1] + 1} change the same lines of ${fresh[overlap[0]].label}, so they cannot apply as one edit; apply them one at a time.`;
         this.log.warn(`[${source}] ${summary}`);
         return { status: 'refused', summary, plan: snippetPlan(fresh) };
       }
