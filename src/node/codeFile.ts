@@ -2,7 +2,7 @@
 // `code` input both call this one function, so they give the same outcome, message, writing and
 // `--json` object. Core's applySnippet places it (tree-sitter grammars from dist/grammars, read on first
 // use); a missing file is created from code without placeholders, as a block with an empty SEARCH would.
-import { applyEdits, type ApplyOptions, type ApplyResult, applySnippet, isPlaceholderLine } from '../core';
+import { applyEdits, type ApplyOptions, type ApplyResult, applySnippet, isPlaceholderLine, type SnippetOptions } from '../core';
 import { grammarFiles } from './grammarFiles';
 import { languageIdFor } from './paths';
 import { prepareForRun } from './runLength';
@@ -13,18 +13,19 @@ export class CodeFileError extends Error {}
 
 /**
  * Applies `code` to the file at `target` (named `fileName` in messages) and writes the result unless
- * `dryRun`; `options` are the caller's (--max-candidates, --auto-apply-above).
+ * `dryRun`; `options` are the caller's (--max-candidates, --auto-apply-above; a long-running caller's
+ * documentKey, so that core keeps the file's parse tree for the next code block).
  */
 export async function applyCodeToFile(
   target: string,
   fileName: string,
   code: string,
-  options: ApplyOptions,
+  options: ApplyOptions & Pick<SnippetOptions, 'documentKey'>,
   dryRun: boolean,
 ): Promise<ApplyResult> {
   const file = readTextFile(target);
   const languageId = languageIdFor(target);
-  const settings: ApplyOptions = { ...options, fileName, languageId };
+  const settings: ApplyOptions & Pick<SnippetOptions, 'documentKey'> = { ...options, fileName, languageId };
   let result: ApplyResult;
   if (!file) {
     if (code.split('\n').some((line) => isPlaceholderLine(line, { languageId, fileName }))) {

@@ -208,7 +208,9 @@ async function applyCodeTool(filePath: string, snippet: ToolSnippet, roots: read
         `"code" names the file ${JSON.stringify(snippet.namedFile)} but "filePath" is ${JSON.stringify(filePath)}; nothing was applied. Give the code of each file in its own call.`,
       );
     }
-    const result = await applyCodeToFile(target, filePath, snippet.code, {}, dryRun);
+    // The server lives on between calls: the absolute path keeps the file's parse tree (core's tree
+    // cache), so the next code block for it reparses only what changed, this apply's writing included.
+    const result = await applyCodeToFile(target, filePath, snippet.code, { documentKey: target }, dryRun);
     const report = applyReport(filePath, result, dryRun);
     return { text: report.message, isError: report.status !== 'applied', structured: report };
   } catch (error) {

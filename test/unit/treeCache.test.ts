@@ -6,12 +6,14 @@
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { GRAMMARS, type GrammarSpec } from '../../src/core/match/structure/languages';
 import { parseOutline, prepareGrammar } from '../../src/core/match/structure/treeSitter';
 import { cachedTreeKeys, clearTreeCache, editBetween, TREE_CACHE_LIMITS, treeCacheStats } from '../../src/core/match/structure/treeCache';
 import { type Random, seededRandom } from '../shared/seededRandom';
 import { testGrammars } from '../shared/grammars';
+import { callTool } from '../../src/node/mcpTools';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const read = (...parts: string[]): string => fs.readFileSync(path.join(ROOT, ...parts), 'utf8');
@@ -209,6 +211,27 @@ test('bounded by the text kept in all; the document just read always stays', () 
     assert.deepEqual(cachedTreeKeys(), ['test:chars:big']);
   } finally {
     TREE_CACHE_LIMITS.chars = limit;
+  }
+});
+
+test("the MCP server keeps a file's tree by its absolute path: the next code block reparses what changed", async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ra-tree-cache-')));
+  try {
+    // The server reads grammars from dist/grammars (absent here); the JavaScript grammar loaded above serves.
+    const file = path.join(root, 'cart.js');
+    const functions = Array.from({ length: 30 }, (_, i) => `function f${i}(a) {\n  return a + ${i};\n}\n`);
+    fs.writeFileSync(file, functions.join('\n'));
+    const before = { ...treeCacheStats };
+    const first = await callTool('apply_edits', { filePath: 'cart.js', code: 'function f3(a) {\n  return a * 3;\n}\n' }, [root]);
+    assert.equal(first.isError, false, first.text);
+    assert.ok(cachedTreeKeys().includes(file), 'no tree kept under the absolute path');
+    const second = await callTool('apply_edits', { filePath: 'cart.js', code: 'function f20(a) {\n  return a * 20;\n}\n' }, [root]);
+    assert.equal(second.isError, false, second.text);
+    // The first call parsed the file; the second read its written text from that tree, edited.
+    assert.deepEqual([treeCacheStats.parsed - before.parsed, treeCacheStats.reparsed - before.reparsed], [1, 1]);
+    assert.match(fs.readFileSync(file, 'utf8'), /return a \* 3;[^]*return a \* 20;/);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
 
