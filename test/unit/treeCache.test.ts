@@ -176,6 +176,13 @@ describe('outlines from kept trees', () => {
     first.decls.pop();
     const second = parseOutline(GRAMMARS.typescript, text, 'test:reuse');
     assert.deepEqual(second, parseOutline(GRAMMARS.typescript, text));
+    // An overload group holds declarations of its own: they are copies too.
+    const overloaded = `${text}\nexport function pad(a: string): string;\nexport function pad(a: number): string;\nexport function pad(a: unknown): string {\n  return String(a);\n}\n`;
+    const group = parseOutline(GRAMMARS.typescript, overloaded, 'test:reuse').decls.find((d) => d.overloads);
+    assert.ok(group?.overloads, 'no overload group read');
+    group.overloads.implementation.name = 'changed by the caller';
+    group.overloads.signatures.pop();
+    assert.deepEqual(parseOutline(GRAMMARS.typescript, overloaded, 'test:reuse'), parseOutline(GRAMMARS.typescript, overloaded));
   });
 
   test('a key read with another grammar is parsed from scratch', () => {

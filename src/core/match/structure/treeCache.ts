@@ -6,7 +6,7 @@
 // recently used first out, and each tree dropped is deleted (it lives in the WASM heap, not the JS one).
 
 import type * as TreeSitter from 'web-tree-sitter';
-import type { Decl, Outline } from './outline';
+import type { Outline } from './outline';
 
 /** Where two texts differ, as Tree.edit takes it: indexes and columns in UTF-16 code units (web-tree-sitter's for JS strings). */
 export function editBetween(oldText: string, newText: string): TreeSitter.Edit | undefined {
@@ -90,14 +90,11 @@ const cache = new Map<string, CachedTree>();
  */
 export const treeCacheStats = { reused: 0, reparsed: 0, reparsedWithErrors: 0, parsed: 0 };
 
-const copyOfDecl = (decl: Decl): Decl => ({
-  ...decl,
-  ...(decl.interior ? { interior: { ...decl.interior } } : {}),
-  children: decl.children.map(copyOfDecl),
-});
-
-/** A copy of the outline: what a caller does with the declarations never reaches the cached ones. */
-const copyOf = (outline: Outline): Outline => ({ ...outline, decls: outline.decls.map(copyOfDecl) });
+/**
+ * A copy of the outline: what a caller does with the declarations never reaches the cached ones. A
+ * structured clone copies every field (overload groups included) and keeps objects shared within it shared.
+ */
+const copyOf = (outline: Outline): Outline => structuredClone(outline);
 
 /**
  * The outline of `text` under `key`, read by `read` from a tree that `parse` makes: from scratch, or from
