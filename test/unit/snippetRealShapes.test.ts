@@ -101,4 +101,12 @@ describe('code blocks: shapes real answers have', () => {
     assert.equal(result.status, 'applied');
     assert.equal(result.content, ts.replace('string[];\n', 'string[];\n    private strict = false;\n'));
   });
+
+  test('a comment that leaves code out but asks for a change (no placeholder) is refused, not written over the body', async () => {
+    const ts = 'function kind(n: number): string {\n    if (n === 2) {\n        return "error";\n    }\n    return "warning";\n}\n';
+    const code = 'function kind(n: number): string {\n    // ... same checks as before, but also map 4 to "hint" ...\n}';
+    const result = await apply(ts, code, 'typescript', 'kind.ts');
+    assert.equal(result.status, 'invalid');
+    assert.match(result.message, /leaves code out/);
+  });
 });

@@ -188,6 +188,13 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
   if (snippetLines.length === 0 || placeholders.every(Boolean)) {
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason: 'it holds no code' }, fileName, report);
   }
+  const uncertain = uncertainPlaceholder(snippetLines, placeholders, fileLines);
+  if (uncertain !== undefined) {
+    // A comment with an ellipsis that is no placeholder ("... same checks, but also map 4 to hint ...")
+    // asks for code the block does not show: written as it stands, it would replace that code.
+    const reason = `line ${uncertain + 1} of the block (${JSON.stringify(snippetLines[uncertain].trim())}) leaves code out but does not say that the file's code stays there; write the code it stands for, or a plain placeholder (\`// ... existing code ...\`)`;
+    return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
+  }
   if (snippetOutline.errors > 0 && fileOutline.errors === 0) {
     // Where the block does not parse, its declarations' extents are guesses: refuse rather than place a guess.
     const line = (snippetOutline.firstError ?? 0) + 1;
@@ -419,4 +426,18 @@ function unchanged(fileName: string, report: SnippetReport, at: LineRange): Snip
     message: formatCodeBlockMessage({ fileName, status: 'not_found', blocks: [outcome], parts: [], removed: [], unchanged: at }),
     snippet: report,
   };
+}
+
+/** A comment line of the block, not a placeholder and not a line of the file, that leaves code out with an ellipsis: its index. */
+function uncertainPlaceholder(
+  lines: readonly string[],
+  placeholders: readonly boolean[],
+  fileLines: readonly string[],
+): number | undefined {
+  const fileTexts = new Set(fileLines.map((l) => l.trim()));
+  const index = lines.findIndex(
+    (line, i) =>
+      !placeholders[i] && /^(\/\/|#|\/\*|<!--|--)/.test(line.trim()) && /\.\.\.|\u2026/.test(line) && !fileTexts.has(line.trim()),
+  );
+  return index >= 0 ? index : undefined;
 }
