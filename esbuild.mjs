@@ -143,6 +143,12 @@ const GRAMMAR_FILES = [
   'tree-sitter-go.wasm',
   'tree-sitter-rust.wasm',
   'tree-sitter-java.wasm',
+  'tree-sitter-c-sharp.wasm',
+  'tree-sitter-php.wasm',
+  'tree-sitter-css.wasm',
+  'tree-sitter-ruby.wasm',
+  'tree-sitter-cpp.wasm',
+  'tree-sitter-bash.wasm',
 ];
 
 function copyGrammars() {

@@ -135,12 +135,25 @@ describe('applySnippet: the shapes of a code block', () => {
     assert.equal(result.blocks[0].candidates.length, 2);
   });
 
-  test('a language without a grammar is read by the indentation outline (Ruby)', async () => {
-    const rb = 'class Greeter\n  def initialize(name)\n    @name = name\n  end\n\n  def greet\n    puts "Hello #{@name}"\n  end\nend\n';
-    const result = await apply(rb, 'def greet\n  puts "Hi #{@name}"\nend', 'ruby');
+  test('a language without a grammar is read by the indentation outline (Lua)', async () => {
+    const lua = [
+      'local Greeter = {}',
+      '',
+      'function Greeter.new(name)',
+      '  return setmetatable({ name = name }, { __index = Greeter })',
+      'end',
+      '',
+      'function Greeter:greet()',
+      '  print("Hello " .. self.name)',
+      'end',
+      '',
+      'return Greeter',
+      '',
+    ].join('\n');
+    const result = await apply(lua, 'function Greeter:greet()\n  print("Hi " .. self.name)\nend', 'lua');
     assert.equal(result.status, 'applied');
     assert.equal(result.snippet.reader, 'outline');
-    assert.equal(result.content, rb.replace('Hello', 'Hi'));
+    assert.equal(result.content, lua.replace('Hello', 'Hi'));
   });
 
   test('without a grammar source the grammar languages fall back to the outline and say why', async () => {

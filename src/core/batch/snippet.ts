@@ -109,14 +109,21 @@ function shiftDecls(decls: Decl[], by: number): Decl[] {
 /** The block read by the grammar; members alone (methods without their class) are read inside a wrapper when that reads better. */
 function readSnippet(grammar: GrammarSpec, lines: readonly string[], placeholders: readonly boolean[]): Outline {
   const parseable = lines.map((l, i) => (placeholders[i] ? (/^[ \t]*/.exec(l)?.[0] ?? '') + grammar.placeholderStandIn : l));
-  const plain = parseOutline(grammar, parseable.join('\n'));
+  // A PHP method shown without `<?php` is read after one (else it is HTML text), its lines counted from the block's.
+  const prelude =
+    grammar.snippetPrelude && !parseable.some((l) => grammar.snippetPrelude?.present.test(l)) ? [grammar.snippetPrelude.line] : [];
+  const plain = parseOutline(grammar, [...prelude, ...parseable].join('\n'));
+  if (prelude.length > 0) {
+    shiftDecls(plain.decls, -prelude.length);
+    plain.firstError = plain.firstError === undefined ? undefined : Math.max(0, plain.firstError - prelude.length);
+  }
   if (!grammar.memberWrapper || plain.errors === 0) {
     return plain;
   }
-  const wrapped = parseOutline(grammar, [grammar.memberWrapper.open, ...parseable, grammar.memberWrapper.close].join('\n'));
+  const wrapped = parseOutline(grammar, [...prelude, grammar.memberWrapper.open, ...parseable, grammar.memberWrapper.close].join('\n'));
   const wrapper = wrapped.decls.length === 1 ? wrapped.decls[0] : undefined;
   if (wrapper && wrapped.errors < plain.errors && wrapper.children.length > 0) {
-    return { decls: shiftDecls(wrapper.children, -1), reader: wrapped.reader, errors: wrapped.errors };
+    return { decls: shiftDecls(wrapper.children, -1 - prelude.length), reader: wrapped.reader, errors: wrapped.errors };
   }
   return plain;
 }

@@ -171,10 +171,12 @@ function planTop(context: ScopeContext): void {
       anyTop = true;
       continue;
     }
-    for (const { decl, parents } of walkDecls(fileTop)) {
-      if (decl.name === shown.name && parents.length > 0) {
-        owners.add(parents[parents.length - 1]);
-      }
+    // A class shown alone is the class, not its constructor of the same name (C#, Java, C++): of the
+    // declarations so named, those of the shown one's family, when there are any.
+    const named = [...walkDecls(fileTop)].filter(({ decl, parents }) => decl.name === shown.name && parents.length > 0);
+    const sameFamily = named.filter(({ decl }) => decl.family === shown.family);
+    for (const { parents } of sameFamily.length > 0 ? sameFamily : named) {
+      owners.add(parents[parents.length - 1]);
     }
   }
   if (owners.size > 0) {

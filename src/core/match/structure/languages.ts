@@ -2,10 +2,15 @@
 // the WASM builds VS Code itself uses (@vscode/tree-sitter-wasm), shipped in dist/grammars/.
 
 import type { DeclFamily } from './outline';
+import type { Naming } from './declNames';
 
 export interface DeclRule {
   kind: string;
   family: DeclFamily;
+  /** How the name is read when the node has no `name` field (declNames.ts). */
+  naming?: Naming;
+  /** The body's node type when the grammar gives it no `body` field (CSS's `block`). */
+  bodyType?: string;
 }
 
 export interface GrammarSpec {
@@ -27,6 +32,8 @@ export interface GrammarSpec {
   placeholderStandIn: string;
   /** Overloads: node types that are bodiless signatures (TypeScript), or the decorator that makes a stub one (Python's `@overload`). */
   overloads?: { signatures?: ReadonlySet<string>; decorator?: RegExp };
+  /** A line a snippet is read after when it lacks it (PHP code is HTML text until `<?php`). */
+  snippetPrelude?: { line: string; present: RegExp };
 }
 
 const callable = (kind: string): DeclRule => ({ kind, family: 'callable' });
@@ -170,6 +177,119 @@ export const GRAMMARS: Record<string, GrammarSpec> = {
   },
 };
 
+const C_SHARP_DECLS: Record<string, DeclRule> = {
+  namespace_declaration: { kind: 'namespace', family: 'module' },
+  file_scoped_namespace_declaration: { kind: 'namespace', family: 'module' },
+  class_declaration: type('class'),
+  struct_declaration: type('struct'),
+  interface_declaration: type('interface'),
+  record_declaration: type('record'),
+  record_struct_declaration: type('record'),
+  enum_declaration: type('enum'),
+  delegate_declaration: type('delegate'),
+  method_declaration: callable('method'),
+  // A method shown alone parses as a top-level statement's local function.
+  local_function_statement: callable('method'),
+  constructor_declaration: callable('constructor'),
+  destructor_declaration: callable('destructor'),
+  property_declaration: value('property'),
+};
+
+const PHP_DECLS: Record<string, DeclRule> = {
+  namespace_definition: { kind: 'namespace', family: 'module' },
+  class_declaration: type('class'),
+  interface_declaration: type('interface'),
+  trait_declaration: type('trait'),
+  enum_declaration: type('enum'),
+  function_definition: callable('function'),
+  method_declaration: callable('method'),
+};
+
+/** CSS: a rule set named by its selectors, an at-rule by its prelude (`@media (max-width: 600px)`). */
+const CSS_DECLS: Record<string, DeclRule> = {
+  rule_set: { kind: 'rule', family: 'type', naming: 'header', bodyType: 'block' },
+  media_statement: { kind: 'at-rule', family: 'module', naming: 'header', bodyType: 'block' },
+  supports_statement: { kind: 'at-rule', family: 'module', naming: 'header', bodyType: 'block' },
+  at_rule: { kind: 'at-rule', family: 'module', naming: 'header', bodyType: 'block' },
+  keyframes_statement: { kind: 'at-rule', family: 'value', naming: 'header', bodyType: 'keyframe_block_list' },
+};
+
+const CPP_DECLS: Record<string, DeclRule> = {
+  function_definition: { kind: 'function', family: 'callable', naming: 'declarator' },
+  class_specifier: type('class'),
+  struct_specifier: type('struct'),
+  union_specifier: type('union'),
+  enum_specifier: type('enum'),
+  namespace_definition: { kind: 'namespace', family: 'module' },
+};
+
+const EXTRA_GRAMMARS: Record<string, GrammarSpec> = {
+  csharp: {
+    id: 'csharp',
+    file: 'tree-sitter-c-sharp.wasm',
+    decls: C_SHARP_DECLS,
+    wrappers: { global_statement: '' },
+    leads: new Set(['comment']),
+    variables: new Set(),
+    memberWrapper: C_LIKE_MEMBERS,
+    placeholderStandIn: '//',
+  },
+  php: {
+    id: 'php',
+    file: 'tree-sitter-php.wasm',
+    decls: PHP_DECLS,
+    wrappers: {},
+    leads: new Set(['comment']),
+    variables: new Set(),
+    memberWrapper: C_LIKE_MEMBERS,
+    placeholderStandIn: '//',
+    snippetPrelude: { line: '<?php', present: /<\?php/ },
+  },
+  css: {
+    id: 'css',
+    file: 'tree-sitter-css.wasm',
+    decls: CSS_DECLS,
+    wrappers: {},
+    leads: new Set(['comment']),
+    variables: new Set(),
+    placeholderStandIn: '/**/',
+  },
+  ruby: {
+    id: 'ruby',
+    file: 'tree-sitter-ruby.wasm',
+    decls: {
+      module: { kind: 'module', family: 'module' },
+      class: type('class'),
+      method: callable('def'),
+      singleton_method: { kind: 'def', family: 'callable', naming: 'receiver' },
+    },
+    wrappers: {},
+    leads: new Set(['comment']),
+    variables: new Set(),
+    placeholderStandIn: '#',
+  },
+  cpp: {
+    id: 'cpp',
+    file: 'tree-sitter-cpp.wasm',
+    decls: CPP_DECLS,
+    wrappers: { template_declaration: '' },
+    leads: new Set(['comment']),
+    variables: new Set(),
+    memberWrapper: { open: 'struct __SnippetMembers__ {', close: '};' },
+    placeholderStandIn: '//',
+  },
+  bash: {
+    id: 'bash',
+    file: 'tree-sitter-bash.wasm',
+    decls: { function_definition: callable('function') },
+    wrappers: {},
+    leads: new Set(['comment']),
+    variables: new Set(),
+    placeholderStandIn: '#',
+  },
+};
+Object.assign(GRAMMARS, EXTRA_GRAMMARS);
+
 const BY_LANGUAGE_ID: Record<string, string> = {
   typescript: 'typescript',
   typescriptreact: 'tsx',
@@ -179,6 +299,13 @@ const BY_LANGUAGE_ID: Record<string, string> = {
   go: 'go',
   rust: 'rust',
   java: 'java',
+  csharp: 'csharp',
+  php: 'php',
+  css: 'css',
+  ruby: 'ruby',
+  cpp: 'cpp',
+  cuda: 'cpp',
+  shellscript: 'bash',
 };
 
 const BY_EXTENSION: Record<string, string> = {
@@ -195,6 +322,20 @@ const BY_EXTENSION: Record<string, string> = {
   go: 'go',
   rs: 'rust',
   java: 'java',
+  cs: 'csharp',
+  php: 'php',
+  css: 'css',
+  rb: 'ruby',
+  rake: 'ruby',
+  gemspec: 'ruby',
+  cpp: 'cpp',
+  cc: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
+  sh: 'bash',
+  bash: 'bash',
 };
 
 /** The grammar for a document, by its language id, else its file name's extension; undefined when none fits. */

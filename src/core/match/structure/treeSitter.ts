@@ -7,6 +7,7 @@
 import type * as TreeSitter from 'web-tree-sitter';
 import { type Decl, groupOverloads, type Outline } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
+import { functionDeclarator, nameByRule } from './declNames';
 import { cachedOutline } from './treeCache';
 
 /** Bytes of a file shipped with the product (the tree-sitter runtime .wasm, a grammar .wasm), by file name; undefined when not shipped. */
@@ -203,7 +204,7 @@ class DeclReader {
     if (!rule) {
       return undefined;
     }
-    const name = this.nameOf(node);
+    const name = rule.naming ? nameByRule(node, rule.naming, rule.bodyType) : this.nameOf(node);
     if (name === undefined) {
       return undefined;
     }
@@ -221,14 +222,17 @@ class DeclReader {
           : outer.endPosition.row,
       children: [],
     };
-    const params = node.childForFieldName('parameters') ?? this.variableValue(node)?.childForFieldName('parameters');
+    const params =
+      node.childForFieldName('parameters') ??
+      this.variableValue(node)?.childForFieldName('parameters') ??
+      (rule.naming === 'declarator' ? functionDeclarator(node)?.childForFieldName('parameters') : undefined);
     if (params) {
       decl.params = stripSpace(params.text);
     }
     if (rule.family === 'callable' && this.isSignature(node, outer)) {
       decl.signature = true;
     }
-    const body = this.bodyOf(node);
+    const body = rule.bodyType ? node.namedChildren.find((c) => c?.type === rule.bodyType) : this.bodyOf(node);
     if (body) {
       decl.interior = this.interiorOf(body, decl);
       // Members are read in classes, interfaces, impls and modules; a function's statements are not
@@ -338,6 +342,12 @@ class DeclReader {
     const close = body.endPosition.row;
     const braced = /^[{(]/.test(body.text) || body.type === 'interface_type';
     if (!braced) {
+      if (body.endPosition.row < decl.end && /^\s*end\s*$/.test(this.lines[decl.end] ?? '')) {
+        // Closed by `end` (Ruby): the lines between the header and the `end` line, comments above the first statement included.
+        const header = body.previousNamedSibling;
+        const start = (header && header.type !== 'comment' ? header.endPosition.row : decl.start) + 1;
+        return start <= decl.end ? { start: Math.min(start, open), end: decl.end } : undefined;
+      }
       // An indented block (Python): from its first line, if that is below the header, to the declaration's end.
       return open > decl.start ? { start: open, end: decl.end + 1 } : undefined;
     }
