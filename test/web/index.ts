@@ -173,6 +173,44 @@ const checks: [string, () => Promise<void>][] = [
       equal(doc.getText(), after, 'the file after the code block');
     },
   ],
+  [
+    'a C# code block in the worker: the C# grammar (5 MB) is read from the installed extension on first use',
+    async () => {
+      const content = [
+        'namespace Shop',
+        '{',
+        '    public class Cart',
+        '    {',
+        '        public Cart() { }',
+        '',
+        '        public int Count()',
+        '        {',
+        '            return 0;',
+        '        }',
+        '    }',
+        '}',
+        '',
+      ].join('\n');
+      const doc = await vscode.workspace.openTextDocument({ language: 'csharp', content });
+      const api = vscode.extensions.getExtension(EXTENSION_ID)!.exports as {
+        codeBlocks: {
+          applier: {
+            match(
+              d: vscode.TextDocument,
+              l: string,
+              c: string,
+              s: string,
+            ): Promise<{ result: { status: string; content?: string; snippet: { reader: string; grammarProblem?: string } } }>;
+          };
+        };
+      };
+      const code = 'public int Count()\n{\n    return 1;\n}';
+      const dry = await api.codeBlocks.applier.match(doc, 'Cart.cs', code, 'web-test');
+      equal(dry.result.snippet.reader, 'csharp', `the reader (${dry.result.snippet.grammarProblem ?? 'no grammar problem'})`);
+      equal(dry.result.status, 'applied', 'the dry run');
+      equal(dry.result.content, content.replace('return 0;', 'return 1;'), 'the text the dry run gives');
+    },
+  ],
 ];
 
 export async function run(): Promise<void> {
