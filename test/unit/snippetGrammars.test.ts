@@ -300,6 +300,13 @@ describe('Ruby by tree-sitter', () => {
     );
   });
 
+  test("the comment under `module Accounts` is the class's own: shown with the class, it is not written twice", async () => {
+    const code = '  # A person who can sign in.\n  class User\n    # ...\n    def email\n      @email.downcase\n    end\n  end';
+    const result = await apply(USER_RB, code, 'ruby', 'ruby');
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.content, USER_RB.replace('    def email\n      @email\n', '    def email\n      @email.downcase\n'));
+  });
+
   test('email shown alone, in User and in Admin, is refused', async () => {
     const result = await apply(USER_RB, 'def email\n  @email.downcase\nend', 'ruby', 'ruby');
     assert.equal(result.status, 'ambiguous', result.message);

@@ -239,9 +239,24 @@ class DeclReader {
       // declarations a block names (reading them would walk every node of a large file).
       if (decl.interior && rule.family !== 'callable' && rule.family !== 'value') {
         decl.children = this.declsIn(body);
+        this.leadBeforeBody(body, decl.children[0]);
       }
     }
     return decl;
+  }
+
+  /** Comments between a header and its body (Ruby's `module M` then `# doc` then `class C`) lead the body's first declaration. */
+  private leadBeforeBody(body: SyntaxNode, first: Decl | undefined): void {
+    if (!first || first.lead !== body.startPosition.row) {
+      return;
+    }
+    for (
+      let at = body.previousNamedSibling;
+      at && this.grammar.leads.has(at.type) && at.endPosition.row === first.lead - 1;
+      at = at.previousNamedSibling
+    ) {
+      first.lead = at.startPosition.row;
+    }
   }
 
   private isDecl(node: SyntaxNode): boolean {
