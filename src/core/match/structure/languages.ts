@@ -36,9 +36,10 @@ export interface GrammarSpec {
   snippetPrelude?: { line: string; present: RegExp };
 }
 
-const callable = (kind: string): DeclRule => ({ kind, family: 'callable' });
-const type = (kind: string): DeclRule => ({ kind, family: 'type' });
-const value = (kind: string): DeclRule => ({ kind, family: 'value' });
+// Marked free of side effects so bundles that never read the table (the web activation bundle) drop it.
+const callable = /* @__NO_SIDE_EFFECTS__ */ (kind: string): DeclRule => ({ kind, family: 'callable' });
+const type = /* @__NO_SIDE_EFFECTS__ */ (kind: string): DeclRule => ({ kind, family: 'type' });
+const value = /* @__NO_SIDE_EFFECTS__ */ (kind: string): DeclRule => ({ kind, family: 'value' });
 
 const JS_DECLS: Record<string, DeclRule> = {
   function_declaration: callable('function'),
@@ -69,7 +70,7 @@ const TS_WRAPPERS = { export_statement: 'declaration', ambient_declaration: '' }
 const C_LIKE_MEMBERS = { open: 'class __SnippetMembers__ {', close: '}' };
 const TS_OVERLOADS = { signatures: new Set(['function_signature', 'method_signature']) };
 
-export const GRAMMARS: Record<string, GrammarSpec> = {
+const BASE_GRAMMARS: Record<string, GrammarSpec> = {
   typescript: {
     id: 'typescript',
     file: 'tree-sitter-typescript.wasm',
@@ -288,7 +289,7 @@ const EXTRA_GRAMMARS: Record<string, GrammarSpec> = {
     placeholderStandIn: '#',
   },
 };
-Object.assign(GRAMMARS, EXTRA_GRAMMARS);
+export const GRAMMARS: Record<string, GrammarSpec> = /* @__PURE__ */ Object.assign({}, BASE_GRAMMARS, EXTRA_GRAMMARS);
 
 const BY_LANGUAGE_ID: Record<string, string> = {
   typescript: 'typescript',
@@ -351,4 +352,9 @@ export function grammarFor(languageId: string | undefined, fileName: string | un
 
 /** The file names the product ships for tree-sitter: the runtime first, then every grammar. */
 export const TREE_SITTER_RUNTIME = 'tree-sitter.wasm';
-export const SHIPPED_GRAMMAR_FILES: readonly string[] = [TREE_SITTER_RUNTIME, ...Object.values(GRAMMARS).map((g) => g.file)];
+// Pure, so esbuild can drop the grammar table from bundles that never read it (the web activation bundle).
+export const SHIPPED_GRAMMAR_FILES: readonly string[] = /* @__PURE__ */ shippedGrammarFiles();
+
+function shippedGrammarFiles(): string[] {
+  return [TREE_SITTER_RUNTIME, ...Object.values(GRAMMARS).map((g) => g.file)];
+}
