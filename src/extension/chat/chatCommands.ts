@@ -304,3 +304,8 @@ export function registerChatCommands(context: vscode.ExtensionContext, applyServ
     }),
   );
 }
+
+/** A chat anchor's location: whole lines of a 1-based line range. */
+export function location(uri: vscode.Uri, range: { startLine: number; endLine: number }): vscode.Location {
+  return new vscode.Location(uri, new vscode.Range(range.startLine - 1, 0, range.endLine - 1, Number.MAX_SAFE_INTEGER));
+}

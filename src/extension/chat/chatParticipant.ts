@@ -21,15 +21,24 @@ import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
 import { whenEngineReady } from '../engineGate';
 import { labelFor, refusalFor } from '../targets';
 import { type WholePatchPlan, wholePatchOf } from '../wholePatch';
-import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, registerChatCommands, toBlockArg } from './chatCommands';
+import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, location, registerChatCommands, toBlockArg } from './chatCommands';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
 import { codeBlocksOf, registerCodeBlockChatCommands, replyWithCodeBlocks } from './codeBlockReply';
-import { batchLine, candidateButtonLabel, HELP_MARKDOWN, isUnique, linesLabel, outcomeLine, percent } from './outcomeText';
+import {
+  batchLine,
+  candidateButtonLabel,
+  escapeMarkdown,
+  fence,
+  HELP_MARKDOWN,
+  isUnique,
+  linesLabel,
+  outcomeLine,
+  percent,
+} from './outcomeText';
 
 export const PARTICIPANT_ID = 'resilient-apply.apply';
 
 /** Lines of a candidate quoted in the reply; the anchor opens the rest. */
-const MAX_QUOTED_LINES = 8;
 
 /** Text that may hold blocks, and where it came from. */
 interface BlockSource {
@@ -217,24 +226,6 @@ function renderWholePatch(stream: vscode.ChatResponseStream, patch: PatchSource,
   return true;
 }
 
-function location(uri: vscode.Uri, range: { startLine: number; endLine: number }): vscode.Location {
-  return new vscode.Location(uri, new vscode.Range(range.startLine - 1, 0, range.endLine - 1, Number.MAX_SAFE_INTEGER));
-}
-
-function fence(text: string): string {
-  const lines = text.split('\n');
-  const shown = lines.slice(0, MAX_QUOTED_LINES);
-  if (lines.length > shown.length) {
-    shown.push(`… (${lines.length - shown.length} more lines)`);
-  }
-  const body = shown.join('\n');
-  let ticks = '```';
-  while (body.includes(ticks)) {
-    ticks += '`';
-  }
-  return `${ticks}\n${body}\n${ticks}\n`;
-}
-
 function targetArg(part: MatchedPart, blocks: SearchReplaceBlock[], choice?: { index: number; candidate: Candidate }): ChatTargetArg {
   const arg: ChatTargetArg = { uri: part.uri.toString(), version: part.version, blocks: blocks.map(toBlockArg) };
   if (choice) {
@@ -322,10 +313,6 @@ function noteBeyondOutcome(outcome: BlockOutcome, note: string): string | undefi
     return rest === '' ? undefined : rest;
   }
   return note;
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, '\\$&');
 }
 
 /** Streams the whole reply for a dry-run plan. */

@@ -11,8 +11,8 @@ import type { CodeBlockDeps } from '../snippets/codeBlockSources';
 import type { CodeBlockOutcome } from '../snippets/snippetReview';
 import { overlappingMatches, type SnippetMatch } from '../snippets/snippetApplier';
 import { labelFor, openTarget, resolveBlockTarget } from '../targets';
-import { type ChatApplyArgs, ChatCommands, toBlockArg } from './chatCommands';
-import { candidateButtonLabel, linesLabel } from './outcomeText';
+import { type ChatApplyArgs, ChatCommands, location, toBlockArg } from './chatCommands';
+import { candidateButtonLabel, escapeMarkdown, fence, linesLabel } from './outcomeText';
 
 export const CodeBlockChatCommands = {
   /** Applies a code block from a chat button: re-matched on the live file, one WorkspaceEdit. Args: CodeBlockButtonArgs. */
@@ -40,24 +40,6 @@ export interface CodeBlockButtonArgs {
 /** The code blocks of texts from the request, in order. */
 export function codeBlocksOf(texts: readonly string[]): CodeBlock[] {
   return texts.flatMap((text) => findCodeBlocks(text));
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, '\\$&');
-}
-
-function fence(text: string): string {
-  let ticks = '```';
-  while (text.includes(ticks)) {
-    ticks += '`';
-  }
-  const lines = text.split('\n');
-  const shown = lines.length > 8 ? [...lines.slice(0, 8), `… (${lines.length - 8} more lines)`] : lines;
-  return `${ticks}\n${shown.join('\n')}\n${ticks}\n`;
-}
-
-function location(uri: vscode.Uri, range: { startLine: number; endLine: number }): vscode.Location {
-  return new vscode.Location(uri, new vscode.Range(range.startLine - 1, 0, range.endLine - 1, Number.MAX_SAFE_INTEGER));
 }
 
 /** The parts a placed code block changes, one line each, with a link to the place. */
@@ -201,24 +183,32 @@ async function applyAll(deps: CodeBlockDeps, raw: unknown): Promise<CodeBlockOut
   if (typeof args?.uri !== 'string' || !Array.isArray(args.codes) || !args.codes.every((c) => typeof c === 'string')) {
     return { status: 'invalid', summary: 'This chat button is from an incompatible version of Resilient Apply; ask @apply again.' };
   }
-  const uri = vscode.Uri.parse(args.uri);
-  const opened = await openTarget(uri);
+  const placed = await placeOnLiveFile(deps, args.uri, args.codes);
+  if (!Array.isArray(placed)) {
+    return placed;
+  }
+  const unplaced = placed.findIndex((match) => match.result.status !== 'applied');
+  if (unplaced >= 0) {
+    const number = args.numbers?.[unplaced] ?? unplaced + 1;
+    return {
+      status: 'refused',
+      summary: `Nothing was applied: code block ${number} no longer places in ${placed[unplaced].label}. ${placed[unplaced].result.message}`,
+    };
+  }
+  return deps.applier.commit(placed, 'chat');
+}
+
+/** A button's code blocks matched again on the live file at `uriText`, in order; the refusal when it cannot be opened. */
+async function placeOnLiveFile(deps: CodeBlockDeps, uriText: string, codes: readonly string[]): Promise<SnippetMatch[] | CodeBlockOutcome> {
+  const opened = await openTarget(vscode.Uri.parse(uriText));
   if (opened.kind !== 'document') {
     return { status: 'refused', summary: opened.message };
   }
   const matches: SnippetMatch[] = [];
-  for (const [i, code] of args.codes.entries()) {
-    const match = await deps.applier.match(opened.document, opened.label, code, 'chat');
-    if (match.result.status !== 'applied') {
-      const number = args.numbers?.[i] ?? i + 1;
-      return {
-        status: 'refused',
-        summary: `Nothing was applied: code block ${number} no longer places in ${opened.label}. ${match.result.message}`,
-      };
-    }
-    matches.push(match);
+  for (const code of codes) {
+    matches.push(await deps.applier.match(opened.document, opened.label, code, 'chat'));
   }
-  return deps.applier.commit(matches, 'chat');
+  return matches;
 }
 
 function checkArgs(raw: unknown): CodeBlockButtonArgs | undefined {
@@ -232,14 +222,16 @@ async function matchAgain(deps: CodeBlockDeps, raw: unknown): Promise<SnippetMat
   if (!args) {
     return { status: 'invalid', summary: 'This chat button is from an incompatible version of Resilient Apply; ask @apply again.' };
   }
-  const uri = vscode.Uri.parse(args.uri);
-  const opened = await openTarget(uri);
-  if (opened.kind !== 'document') {
-    return { status: 'refused', summary: opened.message };
+  const placed = await placeOnLiveFile(deps, args.uri, [args.code]);
+  if (!Array.isArray(placed)) {
+    return placed;
   }
-  const match = await deps.applier.match(opened.document, opened.label, args.code, 'chat');
+  const [match] = placed;
   if (match.result.status !== 'applied') {
-    return { status: 'refused', summary: `The code block no longer places in ${labelFor(uri)}: ${match.result.message}` };
+    return {
+      status: 'refused',
+      summary: `The code block no longer places in ${labelFor(vscode.Uri.parse(args.uri))}: ${match.result.message}`,
+    };
   }
   return match;
 }

@@ -69,3 +69,26 @@ export const HELP_MARKDOWN = [
   '',
   'For each block you get the outcome, a link to the place, and buttons: **Apply** for a unique match, **Apply here (92%, lines 142-148)** for each near miss or each place of an ambiguous block, **Preview** for a diff, and **Apply all** for a batch. A button re-checks the live file before it edits: if the text moved or changed, it shows the new situation instead.',
 ].join('\n');
+
+/** Lines of a quoted text shown in a reply before "… (N more lines)". */
+const MAX_QUOTED_LINES = 8;
+
+/** Text quoted in a fence longer than any run of backticks it holds, cut to MAX_QUOTED_LINES lines. */
+export function fence(text: string): string {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, MAX_QUOTED_LINES);
+  if (lines.length > shown.length) {
+    shown.push(`… (${lines.length - shown.length} more lines)`);
+  }
+  const body = shown.join('\n');
+  let ticks = '```';
+  while (body.includes(ticks)) {
+    ticks += '`';
+  }
+  return `${ticks}\n${body}\n${ticks}\n`;
+}
+
+/** Text shown literally in chat markdown. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>]/g, '\\$&');
+}
