@@ -21,13 +21,13 @@ const CORE_PURE_PATTERNS = [
 ];
 
 /** The folders of src/core in the order of the data path; each may import only the ones before it. */
-export const CORE_LAYERS = ['formats', 'match', 'decide', 'write', 'report', 'batch'];
+export const CORE_LAYERS = ['formats', 'match', 'decide', 'write', 'report', 'config', 'batch'];
 
 /** One no-restricted-imports rule per folder of core: no import of a later folder, of engine.ts or of index.ts. */
 function coreLayerRules() {
   return CORE_LAYERS.map((layer, i) => {
     const later = CORE_LAYERS.slice(i + 1);
-    // engine.ts sits between report/ and batch/: batch/ may run it, the folders before it may not.
+    // engine.ts sits between config/ and batch/: batch/ may run it, the folders before it may not.
     const banned = layer === 'batch' ? [] : [...later, 'engine'];
     return {
       files: [`src/core/${layer}/**/*.ts`],
@@ -47,7 +47,7 @@ function coreLayerRules() {
                 ? [
                     {
                       regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`,
-                      message: `src/core/${layer} comes before ${banned.join(', ')} in the data path (formats -> match -> decide -> write -> report -> engine -> batch) and must not import them.`,
+                      message: `src/core/${layer} comes before ${banned.join(', ')} in the data path (formats -> match -> decide -> write -> report -> config -> engine -> batch) and must not import them.`,
                     },
                   ]
                 : []),
