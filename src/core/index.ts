@@ -44,6 +44,18 @@ export { tierInfo, tierPhrase } from './match/tierTable';
 export { type AppliedBatch, AppliedHistory } from './decide/appliedHistory';
 export { isPlaced } from './decide/outcome';
 export { describeDifferences } from './report/lineDiff';
+export {
+  type ChangeHunk,
+  type LineChange,
+  lineChange,
+  type RestoreEdit,
+  changeHunks,
+  followChanges,
+  hunkLinesPhrase,
+  linesWithEnds,
+  locateHunk,
+  restoreEdit,
+} from './report/hunks';
 export { outcomeLine } from './report/message';
 export { formatPercent, formatScore } from './report/score';
 export { applyEdits } from './batch/hunkPlacement';

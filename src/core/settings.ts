@@ -29,7 +29,16 @@ export interface BooleanSetting extends SettingBase {
   default: boolean;
 }
 
-export type SettingSpec = NumberSetting | OptionalNumberSetting | BooleanSetting;
+/** One of a few named values, like when to review an apply's changes. */
+export interface ChoiceSetting extends SettingBase {
+  type: 'string';
+  default: string;
+  enum: readonly string[];
+  /** One description per value of `enum`, in its order. */
+  enumDescriptions: readonly string[];
+}
+
+export type SettingSpec = NumberSetting | OptionalNumberSetting | BooleanSetting | ChoiceSetting;
 
 export const SETTINGS = {
   minScore: {
@@ -84,17 +93,32 @@ export const SETTINGS = {
     minimum: 0,
     description: 'How many lines a `:start_line:` hint may be away from an occurrence and still pick it among several.',
   },
+  review: {
+    key: 'review',
+    type: 'string',
+    default: 'multiple',
+    enum: ['always', 'multiple', 'never'],
+    enumDescriptions: [
+      'Review every apply that changes a document.',
+      'Review an apply that changes more than one place of a document.',
+      'Never: an apply is kept as a whole (Ctrl+Z undoes it).',
+    ],
+    description:
+      'After an apply, mark each changed place (hunk) in the editor with **Keep** and **Undo** (one hunk, or all of them) until you have reviewed it.',
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingName = keyof typeof SETTINGS;
 
 /** The values in effect; `autoApplyAbove` null = fuzzy candidates always wait for a choice. */
 export type SettingValues = {
-  [K in SettingName]: (typeof SETTINGS)[K]['type'] extends 'boolean'
-    ? boolean
-    : (typeof SETTINGS)[K]['type'] extends 'optional-number'
-      ? number | null
-      : number;
+  [K in SettingName]: (typeof SETTINGS)[K] extends { enum: readonly (infer V)[] }
+    ? V
+    : (typeof SETTINGS)[K]['type'] extends 'boolean'
+      ? boolean
+      : (typeof SETTINGS)[K]['type'] extends 'optional-number'
+        ? number | null
+        : number;
 };
 
 /** Whether `value` is inside the setting's range (integers whole); says what is wrong otherwise. */
@@ -110,9 +134,12 @@ export function outOfRange(spec: NumberSetting | OptionalNumberSetting, value: n
 }
 
 /** One setting's value from what the user wrote: the wrong type gives the default, a number out of range is clamped. */
-export function settingValue(spec: SettingSpec, raw: unknown): boolean | number | null {
+export function settingValue(spec: SettingSpec, raw: unknown): boolean | number | string | null {
   if (spec.type === 'boolean') {
     return typeof raw === 'boolean' ? raw : spec.default;
+  }
+  if (spec.type === 'string') {
+    return typeof raw === 'string' && spec.enum.includes(raw) ? raw : spec.default;
   }
   if (typeof raw !== 'number' || !Number.isFinite(raw)) {
     return spec.default;
@@ -123,7 +150,7 @@ export function settingValue(spec: SettingSpec, raw: unknown): boolean | number 
 
 /** Every setting's value, reading each raw value by its key through `read` (e.g. a VS Code configuration). */
 export function resolveSettings(read: (key: string) => unknown): SettingValues {
-  const values: Record<string, boolean | number | null> = {};
+  const values: Record<string, boolean | number | string | null> = {};
   for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, SettingSpec][]) {
     values[name] = settingValue(spec, read(spec.key));
   }

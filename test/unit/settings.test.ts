@@ -12,6 +12,8 @@ interface ManifestProperty {
   default: unknown;
   minimum?: number;
   maximum?: number;
+  enum?: string[];
+  enumDescriptions?: string[];
   markdownDescription: string;
   scope?: string;
 }
@@ -37,6 +39,8 @@ describe('settings table and package.json', () => {
       assert.equal(property.markdownDescription, spec.description, spec.key);
       assert.equal(property.minimum, 'minimum' in spec ? spec.minimum : undefined, `${spec.key} minimum`);
       assert.equal(property.maximum, 'maximum' in spec ? spec.maximum : undefined, `${spec.key} maximum`);
+      assert.deepEqual(property.enum, 'enum' in spec ? spec.enum : undefined, `${spec.key} enum`);
+      assert.deepEqual(property.enumDescriptions, 'enum' in spec ? spec.enumDescriptions : undefined, `${spec.key} enumDescriptions`);
     }
   });
 
@@ -66,6 +70,10 @@ describe('reading settings', () => {
           assert.equal(value, typeof raw === 'boolean' ? raw : spec.default);
           continue;
         }
+        if (spec.type === 'string') {
+          assert.equal(value, spec.default, `${spec.key} <- ${String(raw)}`);
+          continue;
+        }
         if (typeof raw !== 'number' || !Number.isFinite(raw)) {
           assert.equal(value, spec.default, `${spec.key} <- ${String(raw)}`);
           continue;
@@ -79,6 +87,8 @@ describe('reading settings', () => {
       }
     }
     assert.equal(settingValue(SETTINGS.autoApplyAbove, 0.2), 0.5, 'the manifest says 0.5..1');
+    assert.equal(settingValue(SETTINGS.review, 'always'), 'always');
+    assert.equal(settingValue(SETTINGS.review, 'sometimes'), 'multiple', 'a value outside the enum gives the default');
   });
 
   test("the engine's defaults are the table's: a near miss lists maxCandidates candidates at most", () => {

@@ -1,0 +1,147 @@
+// The hunk model of "Review each change" (core/report/hunks.ts, issue 27): hunks from two texts, a hunk
+// found again after typing elsewhere, an edited hunk refused, and the one edit that restores a hunk.
+// The generative part (reviewHunksProperty.ts) runs real files from node_modules through random applies,
+// random typing and random Undos in random order.
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  changeHunks,
+  followChanges,
+  hunkLinesPhrase,
+  lineChange,
+  linesWithEnds,
+  locateHunk,
+  restoreEdit,
+} from '../../src/core/report/hunks';
+import { runReviewProperty } from '../property/reviewHunks';
+
+const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
+
+function undo(text: string, hunk: Parameters<typeof restoreEdit>[0], expected = hunk.newStart): string {
+  const edit = restoreEdit(hunk, text, expected);
+  assert.ok(edit, 'the hunk is found');
+  return text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
+}
+
+describe('hunks between two texts', () => {
+  test('three separate changes give three hunks, each with its lines before and after', () => {
+    const before = lines(30);
+    const after = before.replace('line 5\n', 'line five\n').replace('line 12\n', '').replace('line 20\n', 'line 20\nadded a\nadded b\n');
+    const hunks = changeHunks(before, after);
+    assert.deepEqual(
+      hunks.map((h) => [h.oldStart, h.oldLines, h.newStart, h.newLines]),
+      [
+        [4, ['line 5\n'], 4, ['line five\n']],
+        [11, ['line 12\n'], 11, []],
+        [20, [], 19, ['added a\n', 'added b\n']],
+      ],
+    );
+    assert.equal(hunks[1].above, 'line 11\n');
+    assert.equal(hunks[1].below, 'line 13\n');
+    assert.equal(hunkLinesPhrase(hunks), 'lines 5, 12 and 20');
+    assert.equal(hunkLinesPhrase(hunks.slice(0, 1)), 'line 5');
+    assert.equal(hunkLinesPhrase(hunks.slice(0, 2)), 'lines 5 and 12');
+  });
+
+  test('line endings are part of the lines: CRLF kept, a missing last newline restored', () => {
+    const before = 'a\r\nb\r\nc';
+    const after = 'a\r\nB\r\nc\r\nd\r\n';
+    const hunks = changeHunks(before, after);
+    // "c" without its newline is another line than "c\r\n": b..c is one run of changed lines.
+    assert.deepEqual(
+      hunks.map((h) => [h.oldLines, h.newLines]),
+      [
+        [
+          ['b\r\n', 'c'],
+          ['B\r\n', 'c\r\n', 'd\r\n'],
+        ],
+      ],
+    );
+    assert.deepEqual(linesWithEnds(before), ['a\r\n', 'b\r\n', 'c']);
+    let text = after;
+    for (const hunk of [...hunks].reverse()) {
+      text = undo(text, hunk);
+    }
+    assert.equal(text, before);
+  });
+
+  test('identical texts have no hunk; an empty file growing is one hunk', () => {
+    assert.deepEqual(changeHunks(lines(5), lines(5)), []);
+    const grown = changeHunks('', 'x\ny\n');
+    assert.equal(grown.length, 1);
+    assert.equal(undo('x\ny\n', grown[0]), '');
+  });
+
+  test('a 10,000-line file with 50 changed places gives 50 hunks (anchors, not one LCS table)', () => {
+    const before = lines(10_000);
+    const afterLines = linesWithEnds(before);
+    for (let k = 0; k < 50; k++) {
+      afterLines[k * 200 + 7] = `changed ${k}\n`;
+    }
+    const hunks = changeHunks(before, afterLines.join(''));
+    assert.equal(hunks.length, 50);
+    assert.ok(hunks.every((h, k) => h.oldStart === k * 200 + 7 && h.newLines.length === 1 && h.oldLines.length === 1));
+  });
+});
+
+describe('finding a hunk again', () => {
+  const before = lines(40);
+  const after = before.replace('line 10\n', 'ten\n').replace('line 30\n', 'thirty\nthirty b\n');
+  const [first, second] = changeHunks(before, after);
+
+  test('typing above moves the hunk; it is found where the changes moved it, and restored exactly', () => {
+    const typed = `header 1\nheader 2\n${after}`;
+    const moved = followChanges(second.newStart, second.newLines.length, [lineChange(0, 0, 0, 0, 'header 1\nheader 2\n')]);
+    assert.deepEqual(moved, { line: second.newStart + 2, touched: false });
+    assert.equal(locateHunk(second, linesWithEnds(typed), moved.line, false), second.newStart + 2);
+    assert.equal(undo(typed, second, moved.line), `header 1\nheader 2\n${before.replace('line 10\n', 'ten\n')}`);
+  });
+
+  test('an expected place that is off is corrected by the one nearby place with the same lines around it', () => {
+    const typed = `header 1\nheader 2\n${after}`;
+    assert.equal(locateHunk(first, linesWithEnds(typed), first.newStart), first.newStart + 2);
+    assert.equal(locateHunk(first, linesWithEnds(typed), first.newStart, false), undefined);
+  });
+
+  test('a hunk the user typed in is not found, and nothing is restored', () => {
+    const typed = after.replace('thirty b\n', 'thirty b // mine\n');
+    const followed = followChanges(second.newStart, second.newLines.length, [
+      lineChange(second.newStart + 1, 8, second.newStart + 1, 8, ' // mine'),
+    ]);
+    assert.equal(followed.touched, true);
+    assert.equal(restoreEdit(second, typed, followed.line, !followed.touched), undefined);
+    // Typing at the very start of the hunk's first line is in the hunk too; a new line there is not.
+    assert.equal(followChanges(first.newStart, 1, [lineChange(first.newStart, 0, first.newStart, 0, 'x')]).touched, true);
+    assert.deepEqual(followChanges(first.newStart, 1, [lineChange(first.newStart, 0, first.newStart, 0, 'x\n')]), {
+      line: first.newStart + 1,
+      touched: false,
+    });
+  });
+
+  test('a hunk whose lines occur twice nearby with the same lines around is not guessed', () => {
+    const base = 'a\nb\nc\nx\na\nb\nc\n';
+    const changed = 'a\nB\nc\nx\na\nb\nc\n';
+    const [hunk] = changeHunks(base, changed);
+    const twice = 'a\nB\nc\nx\na\nB\nc\nextra\n';
+    assert.equal(locateHunk(hunk, linesWithEnds(twice), 3), undefined);
+    assert.equal(locateHunk(hunk, linesWithEnds(twice), 1), 1);
+    assert.equal(locateHunk(hunk, linesWithEnds(twice), 5), 5);
+  });
+
+  test('a pure deletion is found by the lines around it', () => {
+    const [deletion] = changeHunks(lines(10), lines(10).replace('line 4\n', ''));
+    const shifted = `new\n${lines(10).replace('line 4\n', '')}`;
+    assert.equal(locateHunk(deletion, linesWithEnds(shifted), deletion.newStart + 1, false), deletion.newStart + 1);
+    assert.equal(undo(shifted, deletion, deletion.newStart + 1), `new\n${lines(10)}`);
+  });
+});
+
+describe('undoing hunks in any order (generative, real files from node_modules)', () => {
+  test('every subset in every order restores exactly those regions and keeps the rest and the typing', () => {
+    const summary = runReviewProperty({ cases: 400, seed: 27 });
+    assert.deepEqual(summary.failures, []);
+    assert.ok(summary.undone > 400, `undone ${summary.undone}`);
+    assert.ok(summary.typed > 400, `typed ${summary.typed}`);
+    assert.ok(summary.refusedEdited > 50, `refused ${summary.refusedEdited}`);
+  });
+});
