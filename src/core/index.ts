@@ -52,6 +52,7 @@ export {
   changeHunks,
   followChanges,
   hunkLinesPhrase,
+  hunkStateAt,
   linesWithEnds,
   locateHunk,
   restoreEdit,

@@ -8,6 +8,7 @@ import {
   changeHunks,
   followChanges,
   hunkLinesPhrase,
+  hunkStateAt,
   lineChange,
   linesWithEnds,
   locateHunk,
@@ -126,6 +127,16 @@ describe('finding a hunk again', () => {
     assert.equal(locateHunk(hunk, linesWithEnds(twice), 3), undefined);
     assert.equal(locateHunk(hunk, linesWithEnds(twice), 1), 1);
     assert.equal(locateHunk(hunk, linesWithEnds(twice), 5), 5);
+  });
+
+  test('after an editor undo or redo a hunk is told applied, undone or typed in', () => {
+    const undone = undo(after, second);
+    const lines2 = linesWithEnds(undone);
+    assert.equal(hunkStateAt(second, linesWithEnds(after), second.newStart), 'applied');
+    assert.equal(hunkStateAt(second, lines2, second.newStart), 'undone');
+    assert.equal(hunkStateAt(second, linesWithEnds(after.replace('thirty b', 'mine')), second.newStart), undefined);
+    const [insertion] = changeHunks(lines(6), lines(6).replace('line 3\n', 'line 3\nnew\n'));
+    assert.equal(hunkStateAt(insertion, linesWithEnds(lines(6)), insertion.newStart), 'undone');
   });
 
   test('a pure deletion is found by the lines around it', () => {

@@ -177,6 +177,27 @@ function contextAt(lines: readonly string[], hunk: ChangeHunk, start: number): b
   return above === hunk.above && below === hunk.below;
 }
 
+/**
+ * Whether `lines` hold the hunk as applied or as undone at `line` (after an editor undo or redo walked
+ * through the apply or a hunk's Undo), or neither (typed in).
+ */
+export function hunkStateAt(hunk: ChangeHunk, lines: readonly string[], line: number): 'applied' | 'undone' | undefined {
+  const holds = (want: readonly string[]) => {
+    if (line < 0 || line + want.length > lines.length || !want.every((l, k) => lines[line + k] === l)) {
+      return false;
+    }
+    // An empty side is told by the lines around it.
+    return (
+      want.length > 0 ||
+      ((line > 0 ? lines[line - 1] : undefined) === hunk.above && (line < lines.length ? lines[line] : undefined) === hunk.below)
+    );
+  };
+  if (holds(hunk.newLines)) {
+    return 'applied';
+  }
+  return holds(hunk.oldLines) ? 'undone' : undefined;
+}
+
 /** How far (in lines) from where the editor's changes moved a hunk it is looked for when it is not there. */
 export const RELOCATE_WINDOW = 200;
 
