@@ -30,7 +30,8 @@ import { FuzzyScratch } from './estimate';
 import { ExactLines } from './exactLines';
 import { scanExactLines, scanTrimmedLines, trimmedForms } from './exactPass';
 import { lineKey, normalizeLine } from './lineText';
-import { type MeasuredLines, measureLines } from './measure';
+import { DOCUMENT_PASS_SHARE, type MeasuredLines, measureLines } from './measure';
+import { slicesAroundRareLines, tooLargeForOnePass } from './rareLines';
 import { prefilter } from './prefilter';
 import { pickCandidates, settleLeading, strongestRival } from './ranking';
 import { withGrownRegions } from './grown';
@@ -86,8 +87,38 @@ const SETTLED_SHARE = 0.5;
 const SETTLED_SCORE = 0.8;
 
 export function findFuzzyCandidates(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions): FuzzyResult {
-  const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   const workCap = options.workCap ?? DEFAULT_FUZZY_WORK_CAP;
+  if (tooLargeForOnePass(docLines, workCap * DOCUMENT_PASS_SHARE)) {
+    return searchAroundRareLines(docLines, searchLines, options, workCap);
+  }
+  return searchWholeDocument(docLines, searchLines, options, workCap);
+}
+
+/**
+ * A document one pass cannot afford (rareLines.ts): the search runs on the slices around the lines of
+ * SEARCH it holds rarely, from the rarest, while the cap lasts. Always marked truncated: regions without
+ * such a line were not looked at. The pass that finds the anchors counts one unit a line.
+ */
+function searchAroundRareLines(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions, workCap: number): FuzzyResult {
+  const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
+  options.onDocumentScan?.();
+  let work = docLines.length;
+  const found: FuzzyWindow[] = [];
+  for (const slice of slicesAroundRareLines(docLines, searchLines)) {
+    const left = workCap - work;
+    if (left <= 0) {
+      break;
+    }
+    const part = searchWholeDocument(docLines.slice(slice.start, slice.end), searchLines, { ...options, onDocumentScan: undefined }, left);
+    work += part.work ?? 0;
+    found.push(...part.windows.map((w) => ({ ...w, start: w.start + slice.start, end: w.end + slice.start })));
+  }
+  found.sort(byScoreThenStart);
+  return { windows: found.slice(0, maxCandidates), truncated: true, work };
+}
+
+function searchWholeDocument(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions, workCap: number): FuzzyResult {
+  const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   if (maxCandidates === 0) {
     return { windows: [], truncated: false };
   }
