@@ -167,7 +167,10 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
     return outline;
   }
   if (documentLength > GRAMMAR_TEXT_LIMIT) {
-    return { ...outline, problem: `the file has over ${GRAMMAR_TEXT_LIMIT.toLocaleString('en-US')} characters, more than a ${grammar.id} parse is run on` };
+    return {
+      ...outline,
+      problem: `the file has over ${GRAMMAR_TEXT_LIMIT.toLocaleString('en-US')} characters, more than a ${grammar.id} parse is run on`,
+    };
   }
   if (!options.grammars) {
     return { ...outline, problem: `no grammar source was given for ${grammar.id}` };
@@ -453,7 +456,9 @@ function uncertainPlaceholder(
 ): number | undefined {
   // The file is read only for the few comment lines with an ellipsis, and then once for all of them: a
   // set of every trimmed file line costs a 50 MB file seconds and hundreds of megabytes.
-  const asking = lines.flatMap((line, i) => (!placeholders[i] && /^(\/\/|#|\/\*|<!--|--)/.test(line.trim()) && /\.\.\.|\u2026/.test(line) ? [i] : []));
+  const asking = lines.flatMap((line, i) =>
+    !placeholders[i] && /^(\/\/|#|\/\*|<!--|--)/.test(line.trim()) && /\.\.\.|\u2026/.test(line) ? [i] : [],
+  );
   if (asking.length === 0) {
     return undefined;
   }

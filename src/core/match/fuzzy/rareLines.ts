@@ -81,7 +81,9 @@ export function slicesAroundRareLines(docLines: readonly string[], searchLines: 
   const anchors = [...hits.entries()]
     .filter(([, lines]) => lines.length <= MAX_ANCHOR_HITS)
     .sort((a, b) => a[1].length - b[1].length || a[0] - b[0])
-    .flatMap(([at, lines]) => lines.map((li) => ({ start: Math.max(0, li - at - reach), end: Math.min(docLines.length, li - at + searchLines.length + reach) })));
+    .flatMap(([at, lines]) =>
+      lines.map((li) => ({ start: Math.max(0, li - at - reach), end: Math.min(docLines.length, li - at + searchLines.length + reach) })),
+    );
   return mergeSlices(anchors).slice(0, MAX_SLICES);
 }
 

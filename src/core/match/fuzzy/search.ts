@@ -99,7 +99,12 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
  * SEARCH it holds rarely, from the rarest, while the cap lasts. Always marked truncated: regions without
  * such a line were not looked at. The pass that finds the anchors counts one unit a line.
  */
-function searchAroundRareLines(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions, workCap: number): FuzzyResult {
+function searchAroundRareLines(
+  docLines: readonly string[],
+  searchLines: readonly string[],
+  options: FuzzyOptions,
+  workCap: number,
+): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   options.onDocumentScan?.();
   let work = docLines.length;
@@ -117,7 +122,12 @@ function searchAroundRareLines(docLines: readonly string[], searchLines: readonl
   return { windows: found.slice(0, maxCandidates), truncated: true, work };
 }
 
-function searchWholeDocument(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions, workCap: number): FuzzyResult {
+function searchWholeDocument(
+  docLines: readonly string[],
+  searchLines: readonly string[],
+  options: FuzzyOptions,
+  workCap: number,
+): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   if (maxCandidates === 0) {
     return { windows: [], truncated: false };
