@@ -17,6 +17,8 @@ import {
   InputSourceError,
   readInputText,
   readTextFile,
+  type ReadOnlyPolicy,
+  refuseReadOnly,
   type TextFile,
   TextFileError,
   writeTextFile,
@@ -100,6 +102,9 @@ async function apply(args: ApplyArgs): Promise<number> {
   if (!file && blocks[0].search !== '') {
     throw new InvalidInput(`file not found: ${args.file} (only a first block with an empty SEARCH creates a file)`);
   }
+  if (file) {
+    refuseReadOnly(file, args.file, readOnlyPolicy(args));
+  }
 
   const options: ApplyOptions = { fileName: args.file, languageId: languageIdFor(args.file) };
   if (args.autoApplyAbove !== undefined) {
@@ -135,7 +140,7 @@ async function applyCodeBlock(args: ApplyArgs, source: string): Promise<number> 
   if (args.maxCandidates !== undefined) {
     options.maxCandidates = args.maxCandidates;
   }
-  const result = await applyCodeToFile(args.file, args.file, code, options, args.dryRun);
+  const result = await applyCodeToFile(args.file, args.file, code, options, { dryRun: args.dryRun, readOnly: readOnlyPolicy(args) });
   return report(applyReport(args.file, result, args.dryRun), args.json, result.status === 'invalid');
 }
 
@@ -180,6 +185,10 @@ async function readBlocks(args: ApplyArgs): Promise<SearchReplaceBlock[]> {
     );
   }
   return blocks;
+}
+
+function readOnlyPolicy(args: ApplyArgs): ReadOnlyPolicy {
+  return { force: args.force, flag: '--force' };
 }
 
 function write(displayName: string, file: TextFile | undefined, original: string, content: string): void {

@@ -57,7 +57,7 @@ export {
   locateHunk,
   restoreEdit,
 } from './report/hunks';
-export { outcomeLine } from './report/message';
+export { dryRunMessage, outcomeLine } from './report/message';
 export { formatPercent, formatScore } from './report/score';
 export { applyEdits } from './batch/hunkPlacement';
 export { canPlaceCodeAnywhere, codeBlockAt } from './batch/codeChoice';

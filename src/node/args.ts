@@ -3,9 +3,9 @@
 import { outOfRange, SETTINGS } from '../core';
 
 export const SYNOPSIS = `Usage: resilient-apply apply <file> [--blocks <path>|-] [--json] [--dry-run] [--auto-apply-above <score>]
-                             [--line-hint <n>] [--max-candidates <k>]
-       resilient-apply apply <file> --snippet <path>|- [--json] [--dry-run] [--max-candidates <k>]
-       resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]
+                             [--line-hint <n>] [--max-candidates <k>] [--force]
+       resilient-apply apply <file> --snippet <path>|- [--json] [--dry-run] [--max-candidates <k>] [--force]
+       resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run] [--force]
        resilient-apply mcp [--root <dir>]
        resilient-apply --help | --version
 `;
@@ -50,7 +50,9 @@ Options:
                          others (best first; for ambiguous blocks every occurrence in file order).
                          A block that matched while another block failed has status "pending".
                          Line numbers are 1-based and inclusive.
-  --dry-run              Do not write <file>; report what would happen.
+  --dry-run              Do not write <file>; report what would happen ("Would apply ...").
+  --force                Also edit <file> when it is marked read-only (no write permission for its
+                         owner), keeping its mode; without it such a file is refused (exit 3).
   --auto-apply-above <score>
                          Also apply a unique fuzzy match scoring at least <score> (0.5..1) that
                          leads the next candidate by a clear margin. Off by default. The editor's
@@ -70,8 +72,8 @@ Exit codes:
   0  applied (with --dry-run: would apply)
   1  not found: a SEARCH matched nowhere; the message lists the closest candidates
   2  ambiguous: a SEARCH matched several places; the message lists every occurrence
-  3  invalid input: bad flags, malformed blocks, missing or non-text file, block for another file;
-     also: the file changed on disk during the run, an I/O error, an internal error (with --json
+  3  invalid input: bad flags, malformed blocks, missing or non-text file, block for another file,
+     a read-only file without --force; also: the file changed on disk during the run, an I/O error, an internal error (with --json
      still one object, status "invalid")
 `;
 
@@ -91,6 +93,8 @@ export interface ApplyArgs {
   snippet?: string;
   json: boolean;
   dryRun: boolean;
+  /** Write <file> even when it is marked read-only. */
+  force: boolean;
   autoApplyAbove?: number;
   lineHint?: number;
   maxCandidates?: number;
@@ -111,7 +115,7 @@ export function jsonRequested(argv: readonly string[]): boolean {
 const VALUE_FLAGS = new Set(['--blocks', '--snippet', '--auto-apply-above', '--line-hint', '--max-candidates']);
 /** Older spellings still accepted, so scripts written against them keep working. */
 const FLAG_ALIASES = new Map([['--fuzzy-apply', '--auto-apply-above']]);
-const BOOLEAN_FLAGS = new Set(['--json', '--dry-run']);
+const BOOLEAN_FLAGS = new Set(['--json', '--dry-run', '--force']);
 
 export function parseArgs(argv: readonly string[]): CliArgs {
   if (argv.some((a) => a === '--help' || a === '-h') || argv[0] === 'help') {
@@ -209,6 +213,7 @@ function applyArgs(file: string, values: ReadonlyMap<string, string>, booleans: 
     file,
     json: booleans.has('--json'),
     dryRun: booleans.has('--dry-run'),
+    force: booleans.has('--force'),
   };
   const blocks = values.get('--blocks');
   if (blocks !== undefined) {

@@ -6,14 +6,14 @@ import { applyEdits, type ApplyOptions, type ApplyResult, applySnippet, isPlaceh
 import { grammarFiles } from './grammarFiles';
 import { languageIdFor } from './paths';
 import { prepareForRun } from './runLength';
-import { createTextFile, readTextFile, writeTextFile } from './textFile';
+import { createTextFile, type ReadOnlyPolicy, readTextFile, refuseReadOnly, writeTextFile } from './textFile';
 
 /** The code cannot be applied to that path at all (a missing file and a code block with placeholders). */
 export class CodeFileError extends Error {}
 
 /**
  * Applies `code` to the file at `target` (named `fileName` in messages) and writes the result unless
- * `dryRun`; `options` are the caller's (--max-candidates, --auto-apply-above; a long-running caller's
+ * `dryRun` (a file marked read-only is refused unless the policy forces, dry run or not); `options` are the caller's (--max-candidates, --auto-apply-above; a long-running caller's
  * documentKey, so that core keeps the file's parse tree for the next code block).
  */
 export async function applyCodeToFile(
@@ -21,9 +21,12 @@ export async function applyCodeToFile(
   fileName: string,
   code: string,
   options: ApplyOptions & Pick<SnippetOptions, 'documentKey'>,
-  dryRun: boolean,
+  { dryRun, readOnly }: { dryRun: boolean; readOnly: ReadOnlyPolicy },
 ): Promise<ApplyResult> {
   const file = readTextFile(target);
+  if (file) {
+    refuseReadOnly(file, fileName, readOnly);
+  }
   const languageId = languageIdFor(target);
   const settings: ApplyOptions & Pick<SnippetOptions, 'documentKey'> = { ...options, fileName, languageId };
   let result: ApplyResult;

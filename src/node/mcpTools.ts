@@ -20,10 +20,13 @@ import { applyCodeToFile, CodeFileError } from './codeFile';
 import { type ApplyReport, applyReport } from './output';
 import { languageIdFor, namesFile } from './paths';
 import { applyAnswer, invalidReport, type JsonPatchReport, PatchInputError, resolveUnderRoot } from './patchCommand';
-import { createTextFile, readTextFile, writeTextFile } from './textFile';
+import { createTextFile, type ReadOnlyPolicy, readTextFile, refuseReadOnly, writeTextFile } from './textFile';
 
 export const APPLY_EDITS_TOOL = 'apply_edits';
 export const APPLY_PATCH_TOOL = 'apply_patch';
+
+/** An agent never edits a file its owner marked read-only: no argument overrides it (a person can chmod). */
+const MCP_READ_ONLY: ReadOnlyPolicy = { force: false };
 
 /** What a tool call answers: the message for the model, whether it is a refusal, and the --json object. */
 export interface ToolAnswer {
@@ -179,6 +182,9 @@ async function applyEditsTool(raw: unknown, roots: readonly string[]): Promise<T
         `"filePath" ${JSON.stringify(filePath)}: file not found (only a first block with an empty SEARCH creates a file); nothing was applied.`,
       );
     }
+    if (file) {
+      refuseReadOnly(file, filePath, MCP_READ_ONLY);
+    }
     const original = file?.text ?? '';
     const result = applyEdits(original, blocks, { fileName: filePath, languageId: languageIdFor(target) });
     if (result.status === 'applied' && !dryRun && result.content !== undefined) {
@@ -210,7 +216,7 @@ async function applyCodeTool(filePath: string, snippet: ToolSnippet, roots: read
     }
     // The server lives on between calls: the absolute path keeps the file's parse tree (core's tree
     // cache), so the next code block for it reparses only what changed, this apply's writing included.
-    const result = await applyCodeToFile(target, filePath, snippet.code, { documentKey: target }, dryRun);
+    const result = await applyCodeToFile(target, filePath, snippet.code, { documentKey: target }, { dryRun, readOnly: MCP_READ_ONLY });
     const report = applyReport(filePath, result, dryRun);
     return { text: report.message, isError: report.status !== 'applied', structured: report };
   } catch (error) {
@@ -243,7 +249,7 @@ function applyPatchTool(raw: unknown, roots: readonly string[]): ToolAnswer {
   }
   let report: JsonPatchReport;
   try {
-    report = applyAnswer(roots[0], args.patch as string, '"patch"', dryRun);
+    report = applyAnswer(roots[0], args.patch as string, '"patch"', { dryRun, readOnly: MCP_READ_ONLY });
   } catch (error) {
     report = invalidReport(error);
   }

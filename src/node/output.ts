@@ -1,7 +1,7 @@
 // How the CLI's commands answer: one report on stdout (JSON) or as a message, and the exit code for its
 // status. Shared by `apply` (cli.ts) and `patch` (patchCommand.ts).
 import { writeSync } from 'node:fs';
-import type { ApplyResult, BatchStatus, BlockOutcome, BlockStatus } from '../core';
+import { type ApplyResult, type BatchStatus, type BlockOutcome, type BlockStatus, dryRunMessage } from '../core';
 
 /**
  * A block's status as the CLI's --json writes it. The engine calls a block that matched while another
@@ -127,7 +127,7 @@ export interface ApplyReport {
   blocks: JsonBlock[];
 }
 
-/** A batch's report: `content` only on a dry run that applies. */
+/** A batch's report: `content` only on a dry run that applies, whose message says "Would apply", not "Applied". */
 export function applyReport(file: string, result: ApplyResult, dryRun: boolean): ApplyReport {
   const withContent = dryRun && result.status === 'applied' && result.content !== undefined;
   // Key order follows the contract: status, file, content, message, blocks.
@@ -135,7 +135,7 @@ export function applyReport(file: string, result: ApplyResult, dryRun: boolean):
     status: result.status,
     file,
     ...(withContent ? { content: result.content } : {}),
-    message: result.message,
+    message: dryRun ? dryRunMessage(result.message) : result.message,
     blocks: result.blocks.map(toJsonBlock),
   };
 }

@@ -15,6 +15,7 @@ import {
   byPatchPreference,
   checkPatchFile,
   claimedTwice,
+  dryRunMessage,
   type FileAction,
   fileAction,
   type FileChange,
@@ -29,10 +30,20 @@ import { jsonRequested } from './args';
 import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
-import { createTextFile, InputSourceError, readInputText, readTextFile, type TextFile, TextFileError, writeTextFile } from './textFile';
+import {
+  createTextFile,
+  InputSourceError,
+  readInputText,
+  type ReadOnlyPolicy,
+  readTextFile,
+  refuseReadOnly,
+  type TextFile,
+  TextFileError,
+  writeTextFile,
+} from './textFile';
 import { prepareForRun } from './runLength';
 
-export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run]';
+export const PATCH_SYNOPSIS = 'resilient-apply patch [<patch>|-] [--root <dir>] [--json] [--dry-run] [--force]';
 
 export const PATCH_USAGE = `${PATCH_SYNOPSIS}
 
@@ -42,8 +53,9 @@ Patch) and SEARCH/REPLACE blocks, each block for the file named on the line befo
 fence, in any mix: changes, new files (a block with an empty SEARCH, /dev/null, *** Add File),
 deletions and moves. All files or none: every hunk and block must place (same matching as "apply")
 before any file is written, and a failed write puts back the files already written. Paths that leave
-the root, also through a symbolic link, are refused. Exit codes as for "apply". --json prints one
-object:
+the root, also through a symbolic link, are refused, and so are files marked read-only (no write
+permission for their owner) unless --force is given. --dry-run writes nothing and says "Would
+apply ...". Exit codes as for "apply". --json prints one object:
   {status, message, files: [{path, action, to, status, message, content, blocks: [...]}]}
   action: update | add | delete | move; "content" only with --dry-run when applied.
 `;
@@ -53,6 +65,13 @@ interface PatchArgs {
   root: string;
   json: boolean;
   dryRun: boolean;
+  force: boolean;
+}
+
+/** How an answer is applied: `dryRun` writes nothing; `readOnly` says whether read-only files are written. */
+export interface AnswerOptions {
+  dryRun: boolean;
+  readOnly: ReadOnlyPolicy;
 }
 
 /** Input the user has to fix: status invalid, exit 3. */
@@ -78,7 +97,7 @@ export interface JsonPatchReport {
 }
 
 function parsePatchArgs(argv: readonly string[]): PatchArgs {
-  const args: PatchArgs = { root: '.', json: false, dryRun: false };
+  const args: PatchArgs = { root: '.', json: false, dryRun: false, force: false };
   let rootSeen = false;
   for (let k = 0; k < argv.length; k++) {
     const arg = argv[k];
@@ -86,6 +105,8 @@ function parsePatchArgs(argv: readonly string[]): PatchArgs {
       args.json = true;
     } else if (arg === '--dry-run') {
       args.dryRun = true;
+    } else if (arg === '--force') {
+      args.force = true;
     } else if (arg === '--root' || arg.startsWith('--root=')) {
       const value = arg === '--root' ? argv[++k] : arg.slice('--root='.length);
       if (value === undefined || value === '' || value.startsWith('--')) {
@@ -114,7 +135,8 @@ export async function runPatchCommand(argv: readonly string[]): Promise<number> 
     const args = parsePatchArgs(argv);
     const root = realFolder(args.root, '--root');
     const input = await readInput(args.source);
-    return report(applyAnswer(root, input.text, input.name, args.dryRun), args.json);
+    const options: AnswerOptions = { dryRun: args.dryRun, readOnly: { force: args.force, flag: '--force' } };
+    return report(applyAnswer(root, input.text, input.name, options), args.json);
   } catch (error) {
     return report(invalidReport(error), wantsJson);
   }
@@ -269,7 +291,7 @@ function createsFile(change: FileChange): boolean {
   return first !== undefined && first.hunk === undefined && first.search === '';
 }
 
-function planFile(root: string, change: FileChange, claimed: Map<string, string>): PlannedFile {
+function planFile(root: string, change: FileChange, claimed: Map<string, string>, readOnly: ReadOnlyPolicy): PlannedFile {
   const first = change.blocks[0];
   if (change.path === undefined && first !== undefined && first.hunk === undefined) {
     throw new PatchInputError(
@@ -304,6 +326,7 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
       throw new PatchInputError(problem);
     }
     if (change.kind === 'delete') {
+      refuseReadOnly(fs.lstatSync(target), name, readOnly);
       return { json, write: { kind: 'delete', display: name, target } };
     }
     const content = addedContent(change);
@@ -318,6 +341,7 @@ function planFile(root: string, change: FileChange, claimed: Map<string, string>
   if (!file) {
     throw new PatchInputError(checkPatchFile(described, 'nothing', undefined, 'refuse').problem!);
   }
+  refuseReadOnly(file, name, readOnly);
   let destination: string | undefined;
   if (change.moveTo !== undefined) {
     destination = resolveUnderRoot(root, change.moveTo);
@@ -373,10 +397,10 @@ function pathKey(p: string): string {
 
 /**
  * Applies every edit of `text` (a patch or a whole answer; `name` says where it came from) under `root`,
- * a real path: all files or none, nothing written on a dry run. Throws PatchInputError, BlockParseError
+ * a real path: all files or none, nothing written on a dry run, read-only files refused unless forced. Throws PatchInputError, BlockParseError
  * or TextFileError for input to fix (invalidReport turns them into the report).
  */
-export function applyAnswer(root: string, text: string, name: string, dryRun: boolean): JsonPatchReport {
+export function applyAnswer(root: string, text: string, name: string, { dryRun, readOnly }: AnswerOptions): JsonPatchReport {
   const parsed = parseAnswer(text);
   if (!parsed || parsed.files.length === 0) {
     throw new PatchInputError(
@@ -385,14 +409,16 @@ export function applyAnswer(root: string, text: string, name: string, dryRun: bo
     );
   }
   const claimed = new Map<string, string>();
-  const planned = mergeSections(parsed.files, pathKey).map((change) => planFile(root, change, claimed));
+  const planned = mergeSections(parsed.files, pathKey).map((change) => planFile(root, change, claimed, readOnly));
   const files = planned.map((p) => p.json);
   const failed = planned.find((p) => p.json.status !== 'applied');
   if (failed) {
     for (const p of planned) {
       delete p.json.content;
       if (p.json.status === 'applied') {
+        // Placed but not written: its message says what it would do, not "Applied".
         p.json.status = 'pending';
+        p.json.message = p.json.message === undefined ? undefined : dryRunMessage(p.json.message);
       }
     }
     const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
@@ -400,6 +426,9 @@ export function applyAnswer(root: string, text: string, name: string, dryRun: bo
   }
   const changes = planned.map((p) => ({ action: p.json.action, path: p.json.path, to: p.json.to, result: p.result }));
   if (dryRun) {
+    for (const f of files) {
+      f.message = f.message === undefined ? undefined : dryRunMessage(f.message);
+    }
     return { status: 'applied', message: patchAppliedMessage(parsed.formats, changes, true), files };
   }
   for (const f of files) {

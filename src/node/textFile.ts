@@ -9,7 +9,7 @@ import fs = require('node:fs');
 import path = require('node:path');
 import { newSidePath, removeStaleTemps, sideFilesOf } from './sideFiles';
 
-export type TextFileProblem = 'not-found' | 'not-text' | 'changed' | 'io';
+export type TextFileProblem = 'not-found' | 'not-text' | 'changed' | 'io' | 'read-only';
 
 export class TextFileError extends Error {
   readonly problem: TextFileProblem;
@@ -161,6 +161,30 @@ export function readTextFile(filePath: string): TextFile | undefined {
     ino: stat.ino,
     dev: stat.dev,
   };
+}
+
+/** Whether files marked read-only are written anyway, and the option that says so (named in the refusal). */
+export interface ReadOnlyPolicy {
+  force: boolean;
+  /** The CLI's `--force`; none for the MCP server, which never writes a read-only file. */
+  flag?: string;
+}
+
+/**
+ * Refuses a file its owner marked read-only (no owner write bit), unless the policy forces. Writing
+ * replaces the file by a rename, which its mode does not stop (nor does root's access), so the mode
+ * bits are read, not access(): a read-only file means "do not edit", for root too.
+ */
+export function refuseReadOnly(file: Pick<TextFile, 'mode'>, displayName: string, policy: ReadOnlyPolicy): void {
+  if (policy.force || (file.mode & 0o200) !== 0) {
+    return;
+  }
+  const mode = (file.mode & 0o777).toString(8).padStart(4, '0');
+  const override = policy.flag ? ` or pass ${policy.flag}` : '';
+  throw new TextFileError(
+    'read-only',
+    `${displayName} is read-only (mode ${mode}: no write permission for its owner); nothing was written. Make it writable first (chmod u+w ${displayName})${override}`,
+  );
 }
 
 /**

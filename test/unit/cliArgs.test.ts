@@ -28,6 +28,7 @@ describe('parseArgs', () => {
         '--line-hint=12',
         '--max-candidates',
         '5',
+        '--force',
       ]),
       {
         command: 'apply',
@@ -35,6 +36,7 @@ describe('parseArgs', () => {
         blocks: 'b.txt',
         json: true,
         dryRun: true,
+        force: true,
         autoApplyAbove: 0.9,
         lineHint: 12,
         maxCandidates: 5,
@@ -49,8 +51,9 @@ describe('parseArgs', () => {
       blocks: '-',
       json: false,
       dryRun: false,
+      force: false,
     });
-    assert.deepEqual(parseArgs(['apply', 'a.ts']), { command: 'apply', file: 'a.ts', json: false, dryRun: false });
+    assert.deepEqual(parseArgs(['apply', 'a.ts']), { command: 'apply', file: 'a.ts', json: false, dryRun: false, force: false });
   });
 
   test('-- ends the options (a file named like a flag)', () => {
@@ -70,7 +73,8 @@ describe('parseArgs', () => {
     assert.deepEqual(parseArgs(['patch', '--dry-run', 'x.diff']), { command: 'patch', argv: ['--dry-run', 'x.diff'] });
     assert.match(usageError(['apply']), /missing <file>/);
     assert.match(usageError(['apply', 'a.ts', 'b.ts']), /expected one <file>, got 2/);
-    assert.match(usageError(['apply', 'a.ts', '--force']), /unknown option --force/);
+    assert.match(usageError(['apply', 'a.ts', '--frobnicate']), /unknown option --frobnicate/);
+    assert.match(usageError(['apply', 'a.ts', '--force=yes']), /--force takes no value/);
     assert.match(usageError(['apply', 'a.ts', '--blocks']), /--blocks needs a value/);
     assert.match(usageError(['apply', 'a.ts', '--blocks', '--json']), /--blocks needs a value/);
     assert.match(usageError(['apply', 'a.ts', '--json=1']), /--json takes no value/);

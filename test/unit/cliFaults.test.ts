@@ -123,7 +123,9 @@ describe('CLI faults', { concurrency: 3 }, () => {
           fs.chownSync(file, 1234, 2345);
         }
         fs.chmodSync(file, mode);
-        const { code, json } = await runJson(dir, ['apply', 'tool.sh'], block('echo a', 'echo b'));
+        // A read-only file is written only with --force (cliDryRunReadOnly.test.ts), and keeps its mode.
+        const force = (mode & 0o200) === 0 ? ['--force'] : [];
+        const { code, json } = await runJson(dir, ['apply', 'tool.sh', ...force], block('echo a', 'echo b'));
         assert.equal(code, 0, json.message);
         const stat = fs.statSync(file);
         assert.equal((stat.mode & 0o7777).toString(8), mode.toString(8));

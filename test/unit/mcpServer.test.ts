@@ -134,6 +134,7 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
       const expectedDry = cliJson(dir, 'src/app.js', text, ['--dry-run']);
       const dry = await call(s, 'apply_edits', { filePath: 'src/app.js', text, dryRun: true });
       assert.equal(dry.isError, false);
+      assert.match(dry.content[0].text, /^Would apply 1 block to src\/app\.js at line 6; matched after normalising indentation/);
       assert.equal(dry.structuredContent?.content, APP.replace('\treturn a + b;', '\treturn a + b + 0;'));
       assert.deepEqual(dry.structuredContent, expectedDry);
       assert.equal(fs.readFileSync(file, 'utf8'), APP, 'a dry run writes nothing');
@@ -180,7 +181,7 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
       const lazy = '```py shop.py\ndef discount(price):\n    return price * 0.9\n```\n';
       const dry = await call(s, 'apply_edits', { filePath: 'shop.py', code: lazy, dryRun: true });
       assert.equal(dry.isError, false, dry.content[0].text);
-      assert.equal(dry.content[0].text, 'Applied the code block to shop.py: replaced def discount (lines 11-12).');
+      assert.equal(dry.content[0].text, 'Would apply the code block to shop.py: replaced def discount (lines 11-12).');
       assert.deepEqual(dry.structuredContent, cliJson(dir, 'shop.py', lazy, ['--snippet', '-', '--dry-run']));
       assert.equal(fs.readFileSync(path.join(dir, 'shop.py'), 'utf8'), shop, 'a dry run writes nothing');
 
@@ -222,6 +223,39 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
         assert.match(r.content[0].text, message);
       }
       assert.equal(s.stderr(), '');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a read-only file is refused by apply_edits (blocks and code) and apply_patch, dry run or not; nothing written', async () => {
+    const dir = folder({ 'src/app.js': APP, 'notes.txt': 'one\n' });
+    const file = path.join(dir, 'src', 'app.js');
+    fs.chmodSync(file, 0o444);
+    const s = await connect(dir);
+    try {
+      const text = block('\treturn a + b;', '\treturn a - b;');
+      const patch = `notes.txt\n${block('one', 'two')}\nsrc/app.js\n${text}`;
+      const calls: [string, Record<string, unknown>][] = [
+        ['apply_edits', { filePath: 'src/app.js', text }],
+        ['apply_edits', { filePath: 'src/app.js', text, dryRun: true }],
+        ['apply_edits', { filePath: 'src/app.js', code: 'function add(a, b) {\n\treturn a - b;\n}\n' }],
+        ['apply_patch', { patch }],
+        ['apply_patch', { patch, dryRun: true }],
+      ];
+      for (const [tool, args] of calls) {
+        const refused = await call(s, tool, args);
+        assert.equal(refused.isError, true, `${tool} ${JSON.stringify(args)}`);
+        assert.equal(refused.structuredContent?.status, 'invalid');
+        assert.match(
+          refused.content[0].text,
+          /^src\/app\.js is read-only \(mode 0444: no write permission for its owner\); nothing was written/,
+        );
+        assert.doesNotMatch(refused.content[0].text, /--force/, 'an agent has no override');
+      }
+      assert.equal(fs.readFileSync(file, 'utf8'), APP);
+      assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'one\n', 'the other file of the patch is untouched');
+      assert.equal(fs.statSync(file).mode & 0o777, 0o444);
     } finally {
       await s.close();
     }
@@ -420,6 +454,11 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
       const fixed = failing.replace('-vier', '-four');
       const dry = await call(s, 'apply_patch', { patch: fixed, dryRun: true });
       assert.equal(dry.isError, false, dry.content[0].text);
+      assert.match(
+        dry.content[0].text,
+        /^Would apply the edits \(unified diff, SEARCH\/REPLACE blocks\) to 3 files \(dry run, nothing written\)/,
+      );
+      assert.doesNotMatch(JSON.stringify(dry.structuredContent), /Applied/);
       assert.deepEqual(
         (dry.structuredContent?.files as { content: string }[]).map((f) => f.content),
         ['one\nTWO\n', 'three\nFOUR\n', 'FIVE\n'],

@@ -192,7 +192,7 @@ describe('the verdict, the question and the words', () => {
     );
     assert.match(
       patchAppliedMessage(['unified-diff'], changes.slice(1, 2), true),
-      /^The unified diff would change 1 file \(dry run, nothing written\):\n- deleted src\/old\.ts$/,
+      /^Would apply the unified diff to 1 file \(dry run, nothing written\):\n- would delete src\/old\.ts$/,
     );
     assert.equal(fileChangeLine({ action: 'add', path: 'n.ts' }), 'added n.ts');
   });

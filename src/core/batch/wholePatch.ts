@@ -8,6 +8,7 @@ import { type EditFormat, formatName, type ParsedEdits, parseEdits } from '../fo
 import { APPLY_TOOL_NAME } from '../formats/toolInput';
 import type { FileChange, PatchFormat } from '../formats/patchParser';
 import type { ApplyResult, BatchStatus, SearchReplaceBlock } from '../types';
+import { dryRunMessage } from '../report/message';
 
 /** What a patch does to one file. */
 export type FileAction = 'update' | 'add' | 'delete' | 'move';
@@ -181,18 +182,19 @@ export interface PatchFileChange {
   result?: ApplyResult;
 }
 
-/** "updated x", "added x", "deleted x", "moved x -> y". */
-export function fileChangeLine(file: Pick<PatchFileChange, 'action' | 'path' | 'to' | 'overwrites'>): string {
+/** "updated x", "added x", "deleted x", "moved x -> y"; on a dry run "would update x" and so on. */
+export function fileChangeLine(file: Pick<PatchFileChange, 'action' | 'path' | 'to' | 'overwrites'>, dryRun = false): string {
   const over = file.overwrites ? ' (overwriting the file there)' : '';
+  const done = (past: string, verb: string) => (dryRun ? `would ${verb}` : past);
   switch (file.action) {
     case 'update':
-      return `updated ${file.path}`;
+      return `${done('updated', 'update')} ${file.path}`;
     case 'add':
-      return `added ${file.path}${over}`;
+      return `${done('added', 'add')} ${file.path}${over}`;
     case 'delete':
-      return `deleted ${file.path}`;
+      return `${done('deleted', 'delete')} ${file.path}`;
     case 'move':
-      return `moved ${file.path} -> ${file.to}${over}`;
+      return `${done('moved', 'move')} ${file.path} -> ${file.to}${over}`;
   }
 }
 
@@ -200,8 +202,13 @@ function files(n: number): string {
   return `${n} file${n === 1 ? '' : 's'}`;
 }
 
-function summaryLines(changes: readonly PatchFileChange[]): string {
-  return changes.map((c) => `- ${fileChangeLine(c)}${c.result ? `: ${c.result.message}` : ''}`).join('\n');
+function summaryLines(changes: readonly PatchFileChange[], dryRun = false): string {
+  return changes
+    .map((c) => {
+      const result = c.result ? `: ${dryRun ? dryRunMessage(c.result.message) : c.result.message}` : '';
+      return `- ${fileChangeLine(c, dryRun)}${result}`;
+    })
+    .join('\n');
 }
 
 /** "the unified diff", or for an answer that mixes formats "the edits (SEARCH/REPLACE blocks, unified diff)". */
@@ -214,7 +221,7 @@ export function editsName(formats: readonly EditFormat[]): { kind: string; does:
 export function patchAppliedMessage(formats: readonly EditFormat[], changes: readonly PatchFileChange[], dryRun = false): string {
   const { kind } = editsName(formats);
   return dryRun
-    ? `The ${kind} would change ${files(changes.length)} (dry run, nothing written):\n${summaryLines(changes)}`
+    ? `Would apply the ${kind} to ${files(changes.length)} (dry run, nothing written):\n${summaryLines(changes, true)}`
     : `Applied the ${kind} to ${files(changes.length)}:\n${summaryLines(changes)}`;
 }
 

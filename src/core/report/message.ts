@@ -44,8 +44,20 @@ export function formatMessage(input: MessageInput): string {
   return sections.join('\n\n');
 }
 
+/** How every message of a result that applied begins (blocks, code blocks, whole patches). */
+const APPLIED = 'Applied ';
+
+/**
+ * The message of a result that applied, as a dry run must say it: nothing was written, so "Would apply
+ * 2 blocks to a.ts at ..." instead of "Applied 2 blocks to a.ts at ...". Other messages (refusals, "Nothing
+ * to apply") are the same either way.
+ */
+export function dryRunMessage(message: string): string {
+  return message.startsWith(APPLIED) ? `Would apply ${message.slice(APPLIED.length)}` : message;
+}
+
 function appliedMessage(fileName: string, blocks: readonly BlockOutcome[]): string {
-  const head = `Applied ${plural(blocks.length, 'block')} to ${fileName}`;
+  const head = `${APPLIED}${plural(blocks.length, 'block')} to ${fileName}`;
   if (blocks.length === 1) {
     const [block] = blocks;
     const phrases = appliedPhrases(block);
@@ -271,12 +283,12 @@ function codeBlockAppliedMessage(input: CodeBlockMessageInput): string {
   if (rewrite) {
     const touched = joinList(parts.flatMap((p) => (p.range ? [rangeText(p.range, false)] : [])));
     const where = touched ? ` (lines ${touched} changed)` : '';
-    return `Applied the code block to ${fileName} as a rewrite of the whole file${where}${gone ? `; ${gone}` : ''}.`;
+    return `${APPLIED}the code block to ${fileName} as a rewrite of the whole file${where}${gone ? `; ${gone}` : ''}.`;
   }
   if (lines.length <= 1) {
-    return `Applied the code block to ${fileName}${lines.length === 1 ? `: ${lines[0]}` : ''}.`;
+    return `${APPLIED}the code block to ${fileName}${lines.length === 1 ? `: ${lines[0]}` : ''}.`;
   }
-  return `Applied the code block to ${fileName}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
+  return `${APPLIED}the code block to ${fileName}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
 }
 
 /** Each place quoted, up to the limit; the rest by line range. */
