@@ -412,7 +412,7 @@ describe('Bash by tree-sitter', () => {
 });
 
 describe('which grammar reads a file', () => {
-  test('by language id and by extension; C, SCSS and others stay with the outline', () => {
+  test('by language id and by extension; C and headers read as C++; SCSS and others stay with the outline', () => {
     const ids = (languageId: string | undefined, fileName?: string) => grammarFor(languageId, fileName)?.id;
     assert.deepEqual(
       [ids('csharp'), ids('php'), ids('css'), ids('ruby'), ids('cpp'), ids('shellscript')],
@@ -422,6 +422,7 @@ describe('which grammar reads a file', () => {
       [ids(undefined, 'a.cs'), ids(undefined, 'a.php'), ids(undefined, 'a.rb'), ids(undefined, 'a.hpp'), ids(undefined, 'a.sh')],
       ['csharp', 'php', 'ruby', 'cpp', 'bash'],
     );
-    assert.deepEqual([ids('c'), ids('scss'), ids(undefined, 'a.c'), ids(undefined, 'a.kt')], [undefined, undefined, undefined, undefined]);
+    assert.deepEqual([ids('c'), ids(undefined, 'a.c'), ids(undefined, 'a.h'), ids('c', 'a.h')], ['cpp', 'cpp', 'cpp', 'cpp']);
+    assert.deepEqual([ids('scss'), ids(undefined, 'a.kt')], [undefined, undefined]);
   });
 });

@@ -7,7 +7,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 type SyntaxNode = TreeSitter.Node;
 
 /** How a declaration's name is read when the node has no `name` field. */
-export type Naming = 'header' | 'receiver' | 'declarator';
+export type Naming = 'header' | 'receiver' | 'declarator' | 'field';
 
 /** Declarator nodes that hold the name itself (not a further declarator). */
 const NAME_NODES =
@@ -19,6 +19,44 @@ export function functionDeclarator(node: SyntaxNode): SyntaxNode | undefined {
   for (let depth = 0; at && depth < 8; depth++) {
     if (at.type === 'function_declarator') {
       return at;
+    }
+    at = at.childForFieldName('declarator') ?? at.namedChildren.find((c) => c !== null && /declarator$/.test(c.type)) ?? null;
+  }
+  return undefined;
+}
+
+/** Nodes that declare one name of a field or constant declaration (C#, PHP). */
+const DECLARATOR_NODES = /^(variable_declarator|property_element|const_element)$/;
+
+/**
+ * The name a field declaration declares: its one declarator's (C#'s `_balances`, PHP's `balances` of
+ * `$balances`), or the innermost name of a C++ member's declarator (`retries`, `*next`, `size()`).
+ * Undefined for `int a, b;`: two names are no one declaration.
+ */
+function fieldName(node: SyntaxNode): string | undefined {
+  const declarators: SyntaxNode[] = [];
+  for (const child of node.namedChildren) {
+    if (child && DECLARATOR_NODES.test(child.type)) {
+      declarators.push(child);
+    } else if (child?.type === 'variable_declaration') {
+      declarators.push(...child.namedChildren.filter((c): c is SyntaxNode => c !== null && DECLARATOR_NODES.test(c.type)));
+    }
+  }
+  if (declarators.length > 0) {
+    const named =
+      declarators.length === 1
+        ? (declarators[0].childForFieldName('name') ??
+          declarators[0].namedChildren.find((c) => c !== null && /^(identifier|name|variable_name)$/.test(c.type)))
+        : undefined;
+    return named?.text.replace(/^\$/, '');
+  }
+  if (node.childrenForFieldName('declarator').length !== 1) {
+    return undefined;
+  }
+  let at: SyntaxNode | null = node.childForFieldName('declarator');
+  for (let depth = 0; at && depth < 8; depth++) {
+    if (NAME_NODES.test(at.type)) {
+      return at.text.replace(/\s+/g, '');
     }
     at = at.childForFieldName('declarator') ?? at.namedChildren.find((c) => c !== null && /declarator$/.test(c.type)) ?? null;
   }
@@ -52,6 +90,8 @@ export function nameByRule(node: SyntaxNode, naming: Naming, bodyType: string | 
       const object = node.childForFieldName('object')?.text;
       return name && object ? `${object}.${name}` : name;
     }
+    case 'field':
+      return fieldName(node);
     case 'declarator': {
       const declarator = functionDeclarator(node)?.childForFieldName('declarator');
       return declarator && NAME_NODES.test(declarator.type) ? declarator.text.replace(/\s+/g, '') : undefined;

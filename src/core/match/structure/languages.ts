@@ -26,6 +26,8 @@ export interface GrammarSpec {
   leads: ReadonlySet<string>;
   /** Variable declarations (`const f = () =>`, `X = 1`): read by nameOfVariable in treeSitter.ts. */
   variables: ReadonlySet<string>;
+  /** Whether `obj.name = function () {...}` declares a method (JavaScript and TypeScript). */
+  memberAssignments?: boolean;
   /** How a snippet of members alone (methods without their class) is wrapped to parse, if the language needs it. */
   memberWrapper?: { open: string; close: string };
   /** The comment a placeholder line is read as, so it parses wherever it stands (Python needs a statement). */
@@ -79,6 +81,7 @@ const BASE_GRAMMARS: Record<string, GrammarSpec> = {
     wrappers: TS_WRAPPERS,
     leads: new Set(['comment', 'decorator']),
     variables: new Set(['lexical_declaration', 'variable_declaration']),
+    memberAssignments: true,
     memberWrapper: C_LIKE_MEMBERS,
     placeholderStandIn: '//',
   },
@@ -90,6 +93,7 @@ const BASE_GRAMMARS: Record<string, GrammarSpec> = {
     wrappers: TS_WRAPPERS,
     leads: new Set(['comment', 'decorator']),
     variables: new Set(['lexical_declaration', 'variable_declaration']),
+    memberAssignments: true,
     memberWrapper: C_LIKE_MEMBERS,
     placeholderStandIn: '//',
   },
@@ -100,6 +104,7 @@ const BASE_GRAMMARS: Record<string, GrammarSpec> = {
     wrappers: JS_WRAPPERS,
     leads: new Set(['comment', 'decorator']),
     variables: new Set(['lexical_declaration', 'variable_declaration']),
+    memberAssignments: true,
     memberWrapper: C_LIKE_MEMBERS,
     placeholderStandIn: '//',
   },
@@ -194,6 +199,8 @@ const C_SHARP_DECLS: Record<string, DeclRule> = {
   constructor_declaration: callable('constructor'),
   destructor_declaration: callable('destructor'),
   property_declaration: value('property'),
+  field_declaration: { kind: 'field', family: 'value', naming: 'field' },
+  event_field_declaration: { kind: 'event', family: 'value', naming: 'field' },
 };
 
 const PHP_DECLS: Record<string, DeclRule> = {
@@ -204,6 +211,8 @@ const PHP_DECLS: Record<string, DeclRule> = {
   enum_declaration: type('enum'),
   function_definition: callable('function'),
   method_declaration: callable('method'),
+  property_declaration: { kind: 'property', family: 'value', naming: 'field' },
+  const_declaration: { kind: 'const', family: 'value', naming: 'field' },
 };
 
 /** CSS: a rule set named by its selectors, an at-rule by its prelude (`@media (max-width: 600px)`). */
@@ -222,6 +231,7 @@ const CPP_DECLS: Record<string, DeclRule> = {
   union_specifier: type('union'),
   enum_specifier: type('enum'),
   namespace_definition: { kind: 'namespace', family: 'module' },
+  field_declaration: { kind: 'field', family: 'value', naming: 'field' },
 };
 
 const EXTRA_GRAMMARS: Record<string, GrammarSpec> = {
@@ -305,6 +315,8 @@ const BY_LANGUAGE_ID: Record<string, string> = {
   css: 'css',
   ruby: 'ruby',
   cpp: 'cpp',
+  // No C grammar ships: C reads as C++ (where a file does not parse, the outline reads those lines).
+  c: 'cpp',
   cuda: 'cpp',
   shellscript: 'bash',
 };
@@ -329,6 +341,8 @@ const BY_EXTENSION: Record<string, string> = {
   rb: 'ruby',
   rake: 'ruby',
   gemspec: 'ruby',
+  c: 'cpp',
+  h: 'cpp',
   cpp: 'cpp',
   cc: 'cpp',
   cxx: 'cpp',

@@ -241,7 +241,12 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
           return { end: closerAtHeaderDepth(lines, start, j, limit), braced: true };
         }
       }
-      return depth <= 0 ? { end: i, braced: true } : { end: limit - 1, braced: true };
+      if (depth <= 0) {
+        return { end: i, braced: true };
+      }
+      // Braces that never close (a file being edited): the indentation says where it ends.
+      const end = indentationEnd(lines, start, limit);
+      return { end, braced: /^\s*\}/.test(lines[end]) };
     }
     if (braceOpensBelow(lines[i], lines[i + 1])) {
       continue;
@@ -252,6 +257,11 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
       }
     }
   }
+  return { end: indentationEnd(lines, start, limit), braced: false };
+}
+
+/** The last line deeper than the header at `start`, or the `end`, `}`, `)` or `]` at its depth right after them. */
+function indentationEnd(lines: readonly string[], start: number, limit: number): number {
   const base = indentWidth(lines[start]);
   let end = start;
   for (let j = start + 1; j < limit; j++) {
@@ -266,7 +276,7 @@ function declarationEnd(lines: readonly string[], start: number, limit: number):
     }
     end = j;
   }
-  return { end, braced: false };
+  return end;
 }
 
 /**
@@ -302,7 +312,8 @@ function leadOf(lines: readonly string[], start: number, floor: number): number 
   return lead;
 }
 
-function outlineRange(lines: readonly string[], from: number, to: number): Decl[] {
+/** The outline's declarations of lines [from, to): what a tree-sitter reader falls back to where a parse went wrong. */
+export function outlineRange(lines: readonly string[], from: number, to: number): Decl[] {
   const decls: Decl[] = [];
   for (let i = from; i < to; i++) {
     const header = readHeader(lines[i], lines[i + 1]);

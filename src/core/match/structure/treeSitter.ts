@@ -5,7 +5,7 @@
 // caller names its document (then treeCache.ts keeps it for an incremental reparse of the next version).
 
 import type * as TreeSitter from 'web-tree-sitter';
-import { type Decl, groupOverloads, type Outline } from './outline';
+import { type Decl, groupOverloads, type Outline, outlineRange } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
 import { functionDeclarator, nameByRule } from './declNames';
 import { cachedOutline } from './treeCache';
@@ -143,6 +143,10 @@ function firstErrorRow(node: SyntaxNode): number | undefined {
 }
 
 const stripSpace = (text: string): string => text.replace(/\s+/g, '');
+/** Statements whose blocks may hold declarations of the scope they stand in. */
+const CONDITIONAL = /^(if|try|with)_statement$/;
+/** C and C++ conditional compilation (an include guard around a whole header): its declarations are the scope's. */
+const PREPROCESSOR = /^preproc_(ifdef|if|else|elif|elifdef)$/;
 
 class DeclReader {
   constructor(
@@ -150,9 +154,16 @@ class DeclReader {
     private readonly lines: readonly string[],
   ) {}
 
-  /** The declarations among the named children of `container`, with the comments and decorators above each. */
-  declsIn(container: SyntaxNode): Decl[] {
+  /**
+   * The declarations among the named children of `container`, with the comments and decorators above each.
+   * Outside functions, those in the blocks of an `if`, `try` or `with` count too (a class defined only
+   * `if sys.platform == "win32":`), at the depth they are written.
+   */
+  declsIn(container: SyntaxNode, inFunction = false): Decl[] {
     const decls: Decl[] = [];
+    /** Declarations read from a node with a syntax error in it, and the lines of other such nodes. */
+    const erred = new Set<Decl>();
+    const broken: Array<{ start: number; end: number }> = [];
     const children = container.namedChildren.filter((c): c is SyntaxNode => c !== null);
     let leadStart: number | undefined;
     let previousEnd = -1;
@@ -175,12 +186,68 @@ class DeclReader {
       leadStart = undefined;
       previousEnd = child.endPosition.row;
       const decl = this.declOf(child, child);
+      if (decl && (child.hasError || child.isMissing)) {
+        erred.add(decl);
+      } else if (!decl && (child.hasError || child.isMissing)) {
+        broken.push({ start: row, end: child.endPosition.row });
+      }
       if (decl) {
         decl.lead = Math.min(lead, decl.lead);
         decls.push(decl);
+      } else if (PREPROCESSOR.test(child.type)) {
+        decls.push(...this.declsIn(child, inFunction));
+      } else if (!inFunction && CONDITIONAL.test(child.type)) {
+        decls.push(...this.declsInBlocks(child).filter((d) => d.family !== 'value'));
       }
     }
-    return this.grammar.overloads ? groupOverloads(decls, this.lines) : decls;
+    const read = erred.size > 0 || broken.length > 0 ? this.withOutline(container, decls, erred, broken) : decls;
+    return this.grammar.overloads ? groupOverloads(read, this.lines) : read;
+  }
+
+  /**
+   * Where the parse went wrong (an unterminated string or bracket, a file being edited), tree-sitter's
+   * declarations there are guesses: a declaration with an error in it stays only when the indentation and
+   * brace outline reads it with the same name and lines; elsewhere in those lines the outline's
+   * declarations stand in.
+   */
+  private withOutline(
+    container: SyntaxNode,
+    decls: readonly Decl[],
+    erred: ReadonlySet<Decl>,
+    broken: Array<{ start: number; end: number }>,
+  ): Decl[] {
+    const top = container.parent === null;
+    const opensMidLine = (this.lines[container.startPosition.row] ?? '').slice(0, container.startPosition.column).trim() !== '';
+    const from = top ? 0 : container.startPosition.row + (opensMidLine ? 1 : 0);
+    const to = top ? this.lines.length : container.endPosition.row + 1;
+    const outline = outlineRange(this.lines, from, to);
+    const kept = decls.filter((d) => {
+      const same = !erred.has(d) || outline.some((o) => o.name === d.name && o.start === d.start && o.end === d.end);
+      if (!same) {
+        broken.push({ start: d.lead, end: d.end });
+      }
+      return same;
+    });
+    const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start <= b.end && b.start <= a.end;
+    const standIns = outline.filter(
+      (o) =>
+        broken.some((b) => overlaps({ start: o.lead, end: o.end }, b)) &&
+        !kept.some((d) => overlaps({ start: o.lead, end: o.end }, { start: d.lead, end: d.end })),
+    );
+    return [...kept, ...standIns].sort((a, b) => a.start - b.start);
+  }
+
+  /** The declarations in the blocks of a conditional statement and of its clauses (`elif`, `else`, `except`, `finally`). */
+  private declsInBlocks(statement: SyntaxNode): Decl[] {
+    const decls: Decl[] = [];
+    for (const child of statement.namedChildren) {
+      if (child?.type === 'block' || child?.type === 'statement_block') {
+        decls.push(...this.declsIn(child));
+      } else if (child && /_clause$/.test(child.type)) {
+        decls.push(...this.declsInBlocks(child));
+      }
+    }
+    return decls;
   }
 
   /** A bodiless overload signature (TypeScript), or a stub under the overload decorator (Python). */
@@ -200,11 +267,12 @@ class DeclReader {
       const inner = wrapped ? node.childForFieldName(wrapped) : node.namedChildren.find((c) => c !== null && this.isDecl(c));
       return inner ? this.declOf(inner, outer) : undefined;
     }
-    const rule = this.grammar.decls[node.type] ?? this.variableRule(node);
+    const assigned = this.memberAssignment(node);
+    const rule = this.grammar.decls[node.type] ?? this.variableRule(node) ?? assigned?.rule;
     if (!rule) {
       return undefined;
     }
-    const name = rule.naming ? nameByRule(node, rule.naming, rule.bodyType) : this.nameOf(node);
+    const name = assigned?.name ?? (rule.naming ? nameByRule(node, rule.naming, rule.bodyType) : this.nameOf(node));
     if (name === undefined) {
       return undefined;
     }
@@ -224,21 +292,23 @@ class DeclReader {
     };
     const params =
       node.childForFieldName('parameters') ??
-      this.variableValue(node)?.childForFieldName('parameters') ??
-      (rule.naming === 'declarator' ? functionDeclarator(node)?.childForFieldName('parameters') : undefined);
+      (assigned?.value ?? this.variableValue(node))?.childForFieldName('parameters') ??
+      (rule.naming === 'declarator' || rule.naming === 'field' ? functionDeclarator(node)?.childForFieldName('parameters') : undefined);
     if (params) {
       decl.params = stripSpace(params.text);
     }
     if (rule.family === 'callable' && this.isSignature(node, outer)) {
       decl.signature = true;
     }
-    const body = rule.bodyType ? node.namedChildren.find((c) => c?.type === rule.bodyType) : this.bodyOf(node);
+    const body = rule.bodyType
+      ? node.namedChildren.find((c) => c?.type === rule.bodyType)
+      : (assigned?.value.childForFieldName('body') ?? this.bodyOf(node));
     if (body) {
       decl.interior = this.interiorOf(body, decl);
-      // Members are read in classes, interfaces, impls and modules; a function's statements are not
-      // declarations a block names (reading them would walk every node of a large file).
-      if (decl.interior && rule.family !== 'callable' && rule.family !== 'value') {
-        decl.children = this.declsIn(body);
+      // Members are read in classes, interfaces, impls and modules. In a function only the functions and
+      // classes among its statements are (`function tick()` inside `makeTicker`): its locals are its body.
+      if (decl.interior && rule.family !== 'value') {
+        decl.children = rule.family === 'callable' ? this.declsIn(body, true).filter((d) => d.family !== 'value') : this.declsIn(body);
         this.leadBeforeBody(body, decl.children[0]);
       }
     }
@@ -260,7 +330,35 @@ class DeclReader {
   }
 
   private isDecl(node: SyntaxNode): boolean {
-    return node.type in this.grammar.decls || node.type in this.grammar.wrappers || this.variableRule(node) !== undefined;
+    return (
+      node.type in this.grammar.decls ||
+      node.type in this.grammar.wrappers ||
+      this.variableRule(node) !== undefined ||
+      this.memberAssignment(node) !== undefined
+    );
+  }
+
+  /**
+   * A function or class assigned to a member (`res.cookie = function (...) {...}`, `Foo.prototype.bar =
+   * () => ...`): a method declared the way CommonJS code declares them, named by the whole target.
+   */
+  private memberAssignment(node: SyntaxNode): { rule: DeclRule; name: string; value: SyntaxNode } | undefined {
+    if (!this.grammar.memberAssignments || node.type !== 'expression_statement') {
+      return undefined;
+    }
+    const assignment = node.namedChildren[0];
+    if (node.namedChildCount !== 1 || assignment?.type !== 'assignment_expression') {
+      return undefined;
+    }
+    const left = assignment.childForFieldName('left');
+    const value = assignment.childForFieldName('right');
+    if (left?.type !== 'member_expression' || !value) {
+      return undefined;
+    }
+    if (/^(arrow_function|function_expression|function|generator_function)$/.test(value.type)) {
+      return { rule: { kind: 'method', family: 'callable' }, name: stripSpace(left.text), value };
+    }
+    return value.type === 'class' ? { rule: { kind: 'class', family: 'type' }, name: stripSpace(left.text), value } : undefined;
   }
 
   /** `const f = () => ...` is a function; `const X = ...`, Python's `X = ...` a constant: one name, or none. */
