@@ -3,7 +3,7 @@
 // or refused with a reason a model can act on.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { applySnippet, type SnippetResult } from '../../src/core';
+import { applyBlocksAsync, applySnippet, recognisePlaceholder, type SnippetResult } from '../../src/core';
 import { testGrammars } from '../shared/grammars';
 
 async function apply(doc: string, code: string, fileName: string): Promise<SnippetResult> {
@@ -332,5 +332,44 @@ describe('C, C++, C# and PHP', () => {
     );
     assert.equal(php.status, 'applied', php.message);
     assert.equal(php.content, withLines(LEDGER_PHP, 8, 2, ['    private int $limit = 250;', '    public const MAX = 5;']));
+  });
+});
+
+const POLL_PY = `import time
+
+
+def poll(entries, last_poll):
+    changed = []
+    for entry in entries:
+        # entries that are unchanged since the last poll are skipped
+        if entry.mtime <= last_poll:
+            continue
+        changed.append(entry)
+    return changed
+`;
+
+describe('a comment that contains a placeholder word', () => {
+  test('is text unless the whole comment is a placeholder: code blocks and SEARCH/REPLACE write it', async () => {
+    for (const line of [
+      '# entries that are unchanged since the last poll are skipped',
+      '// check if the hash is the same as the stored one',
+      '# return the value as is when it is already a string',
+      '// parse headers, cookies, etc. before routing the request',
+    ]) {
+      assert.equal(recognisePlaceholder(line), undefined, line);
+    }
+    for (const line of ['# rest unchanged', '// ... existing code ...', '// render method unchanged', '# handleClick stays the same']) {
+      assert.ok(recognisePlaceholder(line), line);
+    }
+    const edited = withLines(POLL_PY, 7, 1, ['        # entries that are unchanged since the last sync are skipped']);
+    const block = await apply(POLL_PY, edited.split('\n').slice(3, 11).join('\n'), 'poll.py');
+    assert.equal(block.status, 'applied', block.message);
+    assert.equal(block.content, edited);
+
+    const search = POLL_PY.split('\n').slice(5, 8).join('\n');
+    const replace = edited.split('\n').slice(5, 8).join('\n');
+    const blocks = await applyBlocksAsync(POLL_PY, [{ index: 1, search, replace, sourceLine: 1 }], { fileName: 'poll.py' });
+    assert.equal(blocks.status, 'applied', blocks.message);
+    assert.equal(blocks.content, edited);
   });
 });

@@ -338,7 +338,43 @@ function saysCodeIsLeftOut(body: string): boolean {
   if (FRAMED.test(plain) && words <= MAX_FRAMED_WORDS) {
     return true;
   }
-  return words <= MAX_PHRASE_WORDS && PLACEHOLDER_PHRASES.some((phrase) => phrase.test(plain));
+  if (words > MAX_PHRASE_WORDS || !PLACEHOLDER_PHRASES.some((phrase) => phrase.test(plain))) {
+    return false;
+  }
+  // With an ellipsis the comment marks a gap; without one it is a placeholder only when it says nothing
+  // else: "# rest unchanged", not "# entries that are unchanged since the last poll are skipped".
+  return /\.{3,}|…/.test(plain) || !isSentence(plain);
+}
+
+/** Words a placeholder comment is made of, besides the nouns for code (CODE_NOUNS, WHOLE_NOUNS). */
+const PLACEHOLDER_WORDS = new Set(
+  (
+    'a an the this that these those its all any each every other others rest remaining remainder of and or plus ' +
+    'here below above before after as is are was were be been remains remain remained stays stay stayed same ' +
+    'unchanged untouched identical changed change changes not no nothing existing previous original old keep keeps ' +
+    'kept keeping leave leaves left preserve preserves preserved retain retains omitted omit brevity for snip ' +
+    'snipped etc more everything else in from to file class classes function functions method methods constructor ' +
+    'constructors getter getters setter setters hook hooks component test tests type types interface interfaces ' +
+    'module script template'
+  ).split(' '),
+);
+const NOUN_WORDS = new RegExp(`^(${CODE_NOUNS}|${WHOLE_NOUNS})$`, 'i');
+
+/**
+ * A comment that says more than that code is left out: a word that is neither a placeholder's, a noun for
+ * code, nor a name from the code (`handleClick`, `render()`, `MAX_SIZE`). A short one ("# keys unchanged",
+ * "// render method unchanged") may name one thing in plain words.
+ */
+function isSentence(plain: string): boolean {
+  const words = plain
+    .replace(ELLIPSIS, ' ')
+    .split(/[\s,;:!?()[\]{}"]+/)
+    .map((w) => w.replace(/'s$/i, '').replace(/^['`]+|['`.]+$/g, ''))
+    .filter((w) => /[\p{L}\p{N}]/u.test(w));
+  const known = (word: string) =>
+    PLACEHOLDER_WORDS.has(word.toLowerCase()) || NOUN_WORDS.test(word) || /[A-Z_$.()\d]/.test(word.slice(1)) || /^[_$]/.test(word);
+  const unknown = words.filter((w) => !known(w)).length;
+  return unknown > (words.length <= 5 ? 1 : 0);
 }
 
 /** "REPLACE line 3 `# ...`" or "REPLACE lines 3-4 `# ...`": how messages name a placeholder. */
