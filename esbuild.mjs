@@ -182,6 +182,8 @@ const common = {
   external: ['vscode'],
   logLevel: 'info',
   logOverride: { 'import-is-undefined': 'error' },
+  // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ES modules bundle.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 /**

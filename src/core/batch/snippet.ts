@@ -18,6 +18,8 @@ import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
 import { alignEqual } from '../write/align';
 import { formatCodeBlockMessage } from '../report/message';
 import { applyBlocksAsync } from '../engine';
+import type { ConfigFormat, KeptKeys, KeyChange } from '../config/types';
+import { applyConfigSnippet, configFormatFor } from './configSnippet';
 
 export type { GrammarSource };
 
@@ -48,6 +50,8 @@ export interface SnippetReport {
   removed: Array<{ what: string } & LineRange>;
   /** Why the structure was read by the outline although the language has a grammar (it could not be loaded). */
   grammarProblem?: string;
+  /** A configuration file's code block, merged by key (issue 26): what it set and added, and the keys it kept. */
+  config?: { format: ConfigFormat; changes: KeyChange[]; kept: KeptKeys[] };
 }
 
 export interface SnippetResult extends ApplyResult {
@@ -188,6 +192,11 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
 
 /** Applies a plain code block to a document: the same ApplyResult (status, blocks with outcomes, edits, message) as applyBlocks. */
 export async function applySnippet(documentText: string, snippet: SnippetInput, options: SnippetOptions = {}): Promise<SnippetResult> {
+  // A configuration file (package.json, tsconfig.json, a workflow, Cargo.toml, .env) is merged by key.
+  const configFormat = configFormatFor(snippet, options);
+  if (configFormat) {
+    return applyConfigSnippet(documentText, snippet, options, configFormat);
+  }
   const fileName = options.fileName ?? snippet.fileName ?? 'the file';
   const readers = await readersFor(snippet, options, documentText.length);
   const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };

@@ -75,7 +75,10 @@ export function configFormatOf(fileName: string | undefined, languageId?: string
  * The merge of each format, loaded on first use. A format without an entry is placed by structure, as a
  * code block of any other file is.
  */
-export const CONFIG_MERGES: Readonly<Partial<Record<ConfigFormat, () => Promise<ConfigMerge>>>> = {};
+export const CONFIG_MERGES: Readonly<Partial<Record<ConfigFormat, () => Promise<ConfigMerge>>>> = {
+  json: () => import('./json').then((m) => m.mergeJson),
+  jsonc: () => import('./json').then((m) => m.mergeJsonc),
+};
 
 /** The merge for a file, loaded; undefined when the file is no configuration file or its format has no merge yet. */
 export async function configMergeFor(fileName: string | undefined, languageId?: string): Promise<ConfigMerge | undefined> {
