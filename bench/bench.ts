@@ -17,6 +17,7 @@ import { DEFAULT_FUZZY_WORK_CAP, findFuzzyCandidates } from '../src/core/match/f
 import type { ApplyResult, SearchReplaceBlock } from '../src/core/types';
 import { measure, nearMisses, SHAPES } from '../test/fixtures/nearMisses';
 import { printSnippetBench } from './snippetBench';
+import { printConfigBench } from './configBench';
 
 const BLOCK_LINES = 50;
 const SIZES = [1_000, 10_000, 100_000];
@@ -394,4 +395,4 @@ function printNearMissRanking(): void {
 }
 
 main();
-void printSnippetBench();
+void printSnippetBench().then(printConfigBench);
