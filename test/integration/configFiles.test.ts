@@ -85,7 +85,9 @@ suite('configuration files: merged by key from every editor way in', () => {
     assert.equal(doc.getText(), PACKAGE);
   });
 
-  test('the Markdown CodeLens on a package.json fragment: review, Apply, one undo restores', async () => {
+  test('the Markdown CodeLens on a package.json fragment: review, Apply, one undo restores', async function () {
+    // The review diff opens editors: on a loaded machine this took longer than the suite's 30 s.
+    this.timeout(120_000);
     const path = `${dir()}/package.json`;
     const doc = await openFile(path, PACKAGE);
     const notes = ['# Chat', '', 'Add a lint script:', '', `\`\`\`json ${path}`, FRAGMENT, '```', ''].join('\n');
