@@ -70,6 +70,7 @@ export default tseslint.config(
       'demo/**',
       'test/property/fixtures/**',
       'test/fixtures/codeBlockCorpus/**',
+      'test/fixtures/npmCorpus/**',
       'test/stub-model/extension.js',
     ],
   },
