@@ -24,11 +24,25 @@ export const Commands = {
   applyText: 'resilientApply.applyText',
 } as const;
 
+/** Review each change (src/extension/review): the lenses, the status bar item and the keybindings call these. */
+export const ReviewCommands = {
+  keep: 'resilientApply.review.keep',
+  undo: 'resilientApply.review.undo',
+  keepAll: 'resilientApply.review.keepAll',
+  undoAll: 'resilientApply.review.undoAll',
+  next: 'resilientApply.review.next',
+  previous: 'resilientApply.review.previous',
+  files: 'resilientApply.review.files',
+  actions: 'resilientApply.review.actions',
+} as const;
+
 export const ContextKeys = {
   /** Some batch has choices open (anywhere). */
   hasPending: 'resilientApply.hasPending',
   /** The active editor shows choices of a pending batch. */
   editorHasPending: 'resilientApply.editorHasPending',
+  /** The active editor has changes of an apply to review. */
+  editorReviewing: 'resilientApply.editorReviewing',
 } as const;
 
 /** Theme colours contributed in package.json "contributes.colors". */
@@ -39,6 +53,9 @@ export const Colors = {
   readyBackground: 'resilientApply.readyBackground',
   appliedBackground: 'resilientApply.appliedBackground',
   overviewRuler: 'resilientApply.candidateOverviewRuler',
+  reviewAddedBackground: 'resilientApply.reviewAddedBackground',
+  reviewRemovedBorder: 'resilientApply.reviewRemovedBorder',
+  reviewOverviewRuler: 'resilientApply.reviewOverviewRuler',
 } as const;
 
 /**

@@ -30,6 +30,7 @@ import { appliedSummary, type Feedback, rangesAfterEdits } from './feedback';
 import { describeDecision, type Log } from './log';
 import { engineOptions } from './settings';
 import { openTarget, resolveBlockTarget } from './targets';
+import { applyEdit } from './review/appliedEdits';
 
 export type { BlockChoice };
 
@@ -277,7 +278,7 @@ export class DocumentApplier {
       }
       const before = new Map(current.parts.map((p) => [p.uri.toString(), p.text]));
       const edit = this.buildEdit(current);
-      const ok = await vscode.workspace.applyEdit(edit);
+      const ok = await applyEdit(edit);
       if (ok) {
         const summary = this.reportApplied(current, source);
         return { status: 'applied', summary, plan: current, before };

@@ -15,6 +15,7 @@ import { type BlockPasteProvider, registerPasteProvider } from './pasteProvider'
 import { registerPendingCommands } from './pendingCommands';
 import { PendingStore } from './pendingStore';
 import { registerPreview } from './preview';
+import { type Review, registerReview } from './review/registerReview';
 import { WholePatchApplier } from './wholePatch';
 import type { CodeBlockDeps } from './snippets/codeBlockSources';
 import { registerCodeBlocks } from './snippets/registerCodeBlocks';
@@ -37,6 +38,8 @@ export interface ResilientApplyApi {
   feedback: Feedback;
   /** The code block applier and its reviews (src/extension/snippets). */
   codeBlocks: CodeBlockDeps;
+  /** The changes of applies still to review, per document (src/extension/review). */
+  review: Review;
 }
 
 /** The services every feature shares: the log, the apply service, the pending store, editor history. */
@@ -62,7 +65,8 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   registerPendingCommands(context, pendingStore, applyService, preview);
   registerChatParticipant(context, { applyService, codeBlocks });
   registerApplyTool(context, { ...platform, applyService, codeBlocks });
-  return { applyService, pendingStore, pasteProvider, feedback, codeBlocks };
+  const review = registerReview(context, { extensionUri: context.extensionUri });
+  return { applyService, pendingStore, pasteProvider, feedback, codeBlocks, review };
 }
 
 export function deactivate(): void {

@@ -27,6 +27,7 @@ import type { Feedback } from './feedback';
 import type { Log } from './log';
 import { entryAt, labelFor, openTarget } from './targets';
 import { outsideWorkspaceReason, type RealPathResolver } from './workspaceBoundary';
+import { applyEdit } from './review/appliedEdits';
 
 /** Deletions and overwrites: ask (a modal), go ahead (the caller has asked already), or refuse them. */
 export type ConsentPolicy = 'ask' | 'always' | 'never';
@@ -277,7 +278,7 @@ export class WholePatchApplier {
         .filter((d) => d.before.isDirty)
         .map((d) => d.after.toString()),
     );
-    const ok = await vscode.workspace.applyEdit(this.buildEdit(plan));
+    const ok = await applyEdit(this.buildEdit(plan));
     if (!ok) {
       const summary = 'Nothing was changed: VS Code refused the edit (a file changed or could not be written meanwhile). Try again.';
       this.log.warn(`[${options.source}] ${summary}`);

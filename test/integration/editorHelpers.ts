@@ -90,7 +90,12 @@ export const NEAR_MISS = block(
 /** Lenses of every provider for a document, as VS Code hands them to the editor (titles resolved). */
 export async function codeLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
   const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100)) ?? [];
-  return lenses.filter((l) => l.command?.command?.startsWith('resilientApply.') || l.command?.title.includes('$('));
+  // The review of applied changes (Keep | Undo, test/integration/review.test.ts) is not what these suites look at.
+  return lenses.filter(
+    (l) =>
+      !l.command?.command?.startsWith('resilientApply.review.') &&
+      (l.command?.command?.startsWith('resilientApply.') || l.command?.title.includes('$(')),
+  );
 }
 
 /** Our lenses sorted as rows: by line, then in provider order. */

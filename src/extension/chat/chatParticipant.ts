@@ -19,6 +19,7 @@ import {
 } from '../../core';
 import type { ApplyService, BatchPlan, MatchedPart } from '../applyService';
 import { whenEngineReady } from '../engineGate';
+import { changesLine } from '../review/registerReview';
 import { labelFor, refusalFor } from '../targets';
 import { type WholePatchPlan, wholePatchOf } from '../wholePatch';
 import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, location, registerChatCommands, toBlockArg } from './chatCommands';
@@ -327,6 +328,10 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
     stream.markdown(` (${part.blocks.length} block${part.blocks.length === 1 ? '' : 's'})\n`);
     for (const outcome of part.result.blocks) {
       renderBlock(stream, part, outcome);
+    }
+    const changes = part.result.content === undefined ? '' : changesLine(part.text, part.result.content, part.uri);
+    if (changes) {
+      stream.markdown(`\n_${escapeMarkdown(changes)}_\n`);
     }
     if (part.result.status !== 'applied') {
       stream.button({

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { type BlockOutcome, type CodeBlock, codeBlockAt, findCodeBlocks, formatPercent, outcomeLine } from '../../core';
 import { afterEngine } from '../engineGate';
+import { changesLine } from '../review/registerReview';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
 import type { CodeBlockOutcome } from '../snippets/snippetReview';
 import { overlappingMatches, type SnippetMatch } from '../snippets/snippetApplier';
@@ -56,6 +57,10 @@ function renderParts(stream: vscode.ChatResponseStream, match: SnippetMatch): vo
   }
   for (const removed of snippet.removed) {
     stream.markdown(`- _removes ${escapeMarkdown(removed.what)} (lines ${removed.startLine}-${removed.endLine})_\n`);
+  }
+  const changes = match.result.content === undefined ? '' : changesLine(match.text, match.result.content, match.uri);
+  if (changes) {
+    stream.markdown(`\n_${escapeMarkdown(changes)}_\n\n`);
   }
 }
 

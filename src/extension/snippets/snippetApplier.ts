@@ -9,6 +9,7 @@ import type { ApplyOutcome, BatchPlan, MatchedPart } from '../applyService';
 import { rangesAfterEdits, type Feedback } from '../feedback';
 import type { Log } from '../log';
 import { engineOptions } from '../settings';
+import { applyEdit } from '../review/appliedEdits';
 
 /** A code block matched against one live document. Offsets in `result` are valid only for `version`. */
 export interface SnippetMatch {
@@ -152,7 +153,7 @@ export class SnippetApplier {
         }
       }
       const before = new Map(fresh.map((m) => [m.uri.toString(), m.text]));
-      if (await vscode.workspace.applyEdit(edit)) {
+      if (await applyEdit(edit)) {
         const summary = snippetSummary(fresh);
         this.log.info(`[${source}] ${summary}`);
         this.feedback.status(`$(check) ${summary}`);
