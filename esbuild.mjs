@@ -59,6 +59,9 @@ const LAZY_ENGINE_MODULES = [
   'src/core/batch/hunkPlacement.ts',
   'src/core/report/lineDiff.ts',
   'src/core/batch/snippet.ts',
+  // The review's hunks (issue 27): used only once an apply has run, so the engine is loaded by then.
+  'src/core/report/hunks.ts',
+  'src/core/report/review.ts',
 ];
 const engineEntry = {
   contents: LAZY_ENGINE_MODULES.map((file) => `export * from './${file}';`).join('\n'),

@@ -5,6 +5,9 @@
 //   exact      the clipboard command with an exact block, until the edit is in the document
 //   near miss  the clipboard command with a near-miss block, until VS Code's CodeLens request (what the
 //              editor asks for to draw lenses) returns our "Apply here" lens
+//   50 changes the clipboard command with 50 one-line blocks spread over the file, until the edit is in
+//              and the CodeLens request has returned: with resilientApply.review "never" (the floor of
+//              the review) and on (until the 50 "Undo change n of 50" lenses are there, the marks set)
 // and prints one JSON line of samples (ms) for bench/editor.mjs, which prints the table with the budgets.
 import * as vscode from 'vscode';
 
@@ -13,6 +16,7 @@ const LINE_PREFIX = process.env.RESILIENT_APPLY_LINE_PREFIX ?? '';
 const EXTENSION_ID = 'resilient-apply.resilient-apply';
 const ROUNDS = Number(process.env.RESILIENT_APPLY_BENCH_ROUNDS || 15);
 const BLOCK_LINES = 8;
+const REVIEW_HUNKS = 50;
 
 interface Api {
   pendingStore: { dismissAll(): void };
@@ -40,6 +44,24 @@ function pickLines(lines: string[]): number {
     }
   }
   throw new Error('no unique block in big.txt');
+}
+
+/** `count` lines spread over the file, each long and unique in it (one-line SEARCH blocks). */
+function spreadLines(lines: string[], count: number): number[] {
+  const seen = new Map<string, number>();
+  for (const line of lines) {
+    seen.set(line, (seen.get(line) ?? 0) + 1);
+  }
+  const picked: number[] = [];
+  const step = Math.floor(lines.length / count);
+  for (let k = 0; k < count; k++) {
+    let i = k * step;
+    while (i < (k + 1) * step - 1 && (lines[i].trim().length < 8 || seen.get(lines[i]) !== 1)) {
+      i++;
+    }
+    picked.push(i);
+  }
+  return picked;
 }
 
 /** A line with its first identifier of 4+ letters misspelt: what a model misremembers. */
@@ -86,10 +108,20 @@ export async function run(): Promise<void> {
   const range = new vscode.Range(start, 0, start + BLOCK_LINES - 1, lines[start + BLOCK_LINES - 1].length);
   const changed = () => document.getText(range) !== search.join('\n') || document.lineCount !== lines.length;
   const blockRange = new vscode.Range(start, 0, start + BLOCK_LINES, 0);
+  const spread = spreadLines(lines, REVIEW_HUNKS);
+  const fiftyBlocks = spread.map((i, k) => block([lines[i]], [`${lines[i]} // reviewed ${k}`])).join('\n');
+  const fiftyApplied = () =>
+    document.lineCount === lines.length && spread.every((i, k) => document.lineAt(i).text.endsWith(` // reviewed ${k}`));
+  const undoLenses = async () => {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 100);
+    return lenses.filter((l) => l.command?.title.startsWith('Undo change')).length;
+  };
+  const config = vscode.workspace.getConfiguration('resilientApply');
   const restore = async () => {
+    await vscode.commands.executeCommand('resilientApply.review.keepAll', uri.toString());
     if (document.getText() !== original) {
       const edit = new vscode.WorkspaceEdit();
-      edit.replace(uri, blockRange, `${search.join('\n')}\n`);
+      edit.replace(uri, new vscode.Range(0, 0, document.lineCount, 0), original);
       await vscode.workspace.applyEdit(edit);
       if (document.getText() !== original) {
         throw new Error('could not restore big.txt');
@@ -102,7 +134,13 @@ export async function run(): Promise<void> {
     return lenses.some((l) => l.command?.title.includes('Apply here'));
   };
 
-  const samples = { floor: [] as number[], exact: [] as number[], nearMiss: [] as number[] };
+  const samples = {
+    floor: [] as number[],
+    exact: [] as number[],
+    nearMiss: [] as number[],
+    reviewOff: [] as number[],
+    reviewOn: [] as number[],
+  };
   const measures: (() => Promise<void>)[] = [
     async () => {
       // Floor: the clipboard read and one WorkspaceEdit, with the place already known.
@@ -135,6 +173,28 @@ export async function run(): Promise<void> {
       if (document.getText() !== original) {
         throw new Error('the near miss changed the document');
       }
+    },
+    async () => {
+      await config.update('review', 'never', vscode.ConfigurationTarget.Global);
+      await vscode.env.clipboard.writeText(fiftyBlocks);
+      samples.reviewOff.push(
+        await timeUntil(
+          '50 changes, review off',
+          () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'),
+          async () => fiftyApplied() && (await undoLenses()) === 0,
+        ),
+      );
+      await config.update('review', undefined, vscode.ConfigurationTarget.Global);
+    },
+    async () => {
+      await vscode.env.clipboard.writeText(fiftyBlocks);
+      samples.reviewOn.push(
+        await timeUntil(
+          '50 changes, review on',
+          () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'),
+          async () => fiftyApplied() && (await undoLenses()) === REVIEW_HUNKS,
+        ),
+      );
     },
   ];
   for (let round = 0; round < ROUNDS; round++) {

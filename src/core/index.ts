@@ -57,6 +57,23 @@ export {
   locateHunk,
   restoreEdit,
 } from './report/hunks';
+export {
+  type LensKind,
+  type RawChange,
+  type TrackedHunk,
+  type UndoPlan,
+  changesSentence,
+  followReview,
+  hunkLength,
+  markUndone,
+  nextHunkLine,
+  planUndo,
+  refusalMessage,
+  reopenReview,
+  replacedLinesMarkdown,
+  reviewLenses,
+  startReview,
+} from './report/review';
 export { dryRunMessage, outcomeLine } from './report/message';
 export { formatPercent, formatScore } from './report/score';
 export { applyEdits } from './batch/hunkPlacement';

@@ -33,7 +33,6 @@ export const ReviewCommands = {
   next: 'resilientApply.review.next',
   previous: 'resilientApply.review.previous',
   files: 'resilientApply.review.files',
-  actions: 'resilientApply.review.actions',
 } as const;
 
 export const ContextKeys = {

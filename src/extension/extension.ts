@@ -65,7 +65,7 @@ export function activateWith(context: vscode.ExtensionContext, platform: Platfor
   registerPendingCommands(context, pendingStore, applyService, preview);
   registerChatParticipant(context, { applyService, codeBlocks });
   registerApplyTool(context, { ...platform, applyService, codeBlocks });
-  const review = registerReview(context, { extensionUri: context.extensionUri });
+  const review = registerReview(context, context.extensionUri);
   return { applyService, pendingStore, pasteProvider, feedback, codeBlocks, review };
 }
 

@@ -14,6 +14,17 @@ import {
   locateHunk,
   restoreEdit,
 } from '../../src/core/report/hunks';
+import {
+  changesSentence,
+  followReview,
+  markUndone,
+  nextHunkLine,
+  planUndo,
+  refusalMessage,
+  replacedLinesMarkdown,
+  reviewLenses,
+  startReview,
+} from '../../src/core/report/review';
 import { runReviewProperty } from '../property/reviewHunks';
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
@@ -154,5 +165,78 @@ describe('undoing hunks in any order (generative, real files from node_modules)'
     assert.ok(summary.undone > 400, `undone ${summary.undone}`);
     assert.ok(summary.typed > 400, `typed ${summary.typed}`);
     assert.ok(summary.refusedEdited > 50, `refused ${summary.refusedEdited}`);
+  });
+});
+
+describe('a review as plain data (core/report/review.ts)', () => {
+  const before = lines(30);
+  const after = before.replace('line 5\n', 'five\n').replace('line 15\n', 'fifteen\n').replace('line 25\n', 'twenty-five\n');
+
+  test('the setting decides: multiple reviews more than one change, always one, never none', () => {
+    assert.equal(startReview(before, after, [], 'never', 1), undefined);
+    assert.equal(startReview(before, before.replace('line 5\n', 'five\n'), [], 'multiple', 1), undefined);
+    assert.equal(startReview(before, before.replace('line 5\n', 'five\n'), [], 'always', 1)?.length, 1);
+    assert.deepEqual(
+      startReview(before, after, [], 'multiple', 7)?.map((h) => [h.id, h.line, h.state]),
+      [
+        [7, 4, 'pending'],
+        [8, 14, 'pending'],
+        [9, 24, 'pending'],
+      ],
+    );
+  });
+
+  test('Undo of the middle change, then the lenses count what is left; an editor undo brings it back', () => {
+    const hunks = startReview(before, after, [], 'multiple', 1) ?? [];
+    const plan = planUndo(hunks, [2], after);
+    assert.deepEqual(plan.refused, []);
+    const [edit] = plan.edits;
+    const undone = after.slice(0, edit.start) + edit.newText + after.slice(edit.end);
+    assert.equal(undone, after.replace('fifteen\n', 'line 15\n'));
+    followReview(hunks, [[14, 0, 15, 0, 'line 15\n']]);
+    markUndone(hunks, plan);
+    assert.deepEqual(
+      reviewLenses(hunks.filter((h) => h.state === 'pending')).map((l) => `${l.line}:${l.title}`),
+      ['4:Keep all', '4:Undo all', '4:Keep', '4:Undo change 1 of 2', '24:Keep', '24:Undo change 2 of 2'],
+    );
+    // The editor's undo of that Undo: the change is back, and to review again.
+    followReview(hunks, [[14, 0, 15, 0, 'fifteen\n']], after);
+    assert.deepEqual(
+      hunks.map((h) => h.state),
+      ['pending', 'pending', 'pending'],
+    );
+    // The editor's undo of the apply: every change undone, nothing left to review.
+    followReview(hunks, [[0, 0, 30, 0, before]], before);
+    assert.ok(hunks.every((h) => h.state === 'undone'));
+  });
+
+  test('a change typed in is refused by number; the message says why', () => {
+    const hunks = startReview(before, after, [], 'multiple', 1) ?? [];
+    const typed = after.replace('fifteen\n', 'fifteen!\n');
+    followReview(hunks, [[14, 7, 14, 7, '!']]);
+    const plan = planUndo(hunks, [1, 2, 3], typed);
+    assert.deepEqual(plan.refused, [2]);
+    assert.equal(plan.edits.length, 2);
+    assert.match(
+      refusalMessage(plan.refused, 3, 'a.ts'),
+      /^Change 2 of 3 was edited since the apply in a\.ts; Undo would overwrite your typing/,
+    );
+  });
+
+  test('chat words and moving between changes', () => {
+    assert.equal(
+      changesSentence(before, after, 'multiple'),
+      '3 changes: lines 5, 15 and 25; after Apply, review them in the editor (Keep or Undo each)',
+    );
+    assert.equal(changesSentence(before, after, 'never'), '3 changes: lines 5, 15 and 25');
+    assert.equal(changesSentence(before, before, 'always'), '');
+    assert.equal(nextHunkLine([4, 14, 24], 10, 1), 14);
+    assert.equal(nextHunkLine([4, 14, 24], 30, 1), 4);
+    assert.equal(nextHunkLine([4, 14, 24], 4, -1), 24);
+    assert.equal(replacedLinesMarkdown([], 'ts'), undefined);
+    assert.match(
+      replacedLinesMarkdown(['a ``` b\n'], 'ts') ?? '',
+      /^\*\*Before the apply\*\* \(1 line; Undo puts it back\):\n\n````ts\na ``` b\n````$/,
+    );
   });
 });

@@ -91,28 +91,39 @@ export const APPLY_PATCH_PATCH_DESCRIPTION =
  * files, adding, deleting and moving them (checkWholePatchInput, core/batch/wholePatch.ts). The MCP
  * server's apply_edits keeps one file per call (its apply_patch tool takes whole patches).
  */
-export const EDITOR_TOOL_DESCRIPTION =
-  APPLY_TOOL_DESCRIPTION +
-  ' A patch that names its files may also go without filePath: then it adds, changes, deletes and moves several files in one call (a deletion or an overwrite asks the user first), every file or none, as one undoable edit.';
+export const EDITOR_TOOL_DESCRIPTION = /* @__PURE__ */ editorToolDescription();
 
-const { required: _oneFile, ...editorSchema } = APPLY_TOOL_INPUT_SCHEMA;
+function editorToolDescription(): string {
+  return (
+    APPLY_TOOL_DESCRIPTION +
+    ' A patch that names its files may also go without filePath: then it adds, changes, deletes and moves several files in one call (a deletion or an overwrite asks the user first), every file or none, as one undoable edit.'
+  );
+}
 
-/** The editor's tool input: filePath may be left out with a patch that names its files. */
-export const EDITOR_TOOL_INPUT_SCHEMA = {
-  ...editorSchema,
-  properties: {
-    ...APPLY_TOOL_INPUT_SCHEMA.properties,
-    filePath: {
-      type: 'string',
-      description:
-        APPLY_TOOL_INPUT_SCHEMA.properties.filePath.description +
-        ' Required except with a patch that names its files (then leave it out: the patch may add, change, delete and move several files).',
+/**
+ * The editor's tool input: filePath may be left out with a patch that names its files. Built by a call
+ * marked pure, so a bundle that does not use the schemas drops them (the activation bundle).
+ */
+export const EDITOR_TOOL_INPUT_SCHEMA = /* @__PURE__ */ editorToolInputSchema();
+
+function editorToolInputSchema() {
+  const { required: _oneFile, ...editorSchema } = APPLY_TOOL_INPUT_SCHEMA;
+  return {
+    ...editorSchema,
+    properties: {
+      ...APPLY_TOOL_INPUT_SCHEMA.properties,
+      filePath: {
+        type: 'string',
+        description:
+          APPLY_TOOL_INPUT_SCHEMA.properties.filePath.description +
+          ' Required except with a patch that names its files (then leave it out: the patch may add, change, delete and move several files).',
+      },
+      patch: {
+        type: 'string',
+        description:
+          APPLY_TOOL_INPUT_SCHEMA.properties.patch.description +
+          " Without filePath the patch names its files and may add ('*** Add File:', '--- /dev/null'), delete ('*** Delete File:', '+++ /dev/null') and move ('*** Move to:') files: every file or none, one undoable edit.",
+      },
     },
-    patch: {
-      type: 'string',
-      description:
-        APPLY_TOOL_INPUT_SCHEMA.properties.patch.description +
-        " Without filePath the patch names its files and may add ('*** Add File:', '--- /dev/null'), delete ('*** Delete File:', '+++ /dev/null') and move ('*** Move to:') files: every file or none, one undoable edit.",
-    },
-  },
-};
+  };
+}
