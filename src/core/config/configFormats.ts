@@ -78,6 +78,7 @@ export function configFormatOf(fileName: string | undefined, languageId?: string
 export const CONFIG_MERGES: Readonly<Partial<Record<ConfigFormat, () => Promise<ConfigMerge>>>> = {
   json: () => import('./json').then((m) => m.mergeJson),
   jsonc: () => import('./json').then((m) => m.mergeJsonc),
+  yaml: () => import('./yaml').then((module) => module.mergeYaml),
 };
 
 /** The merge for a file, loaded; undefined when the file is no configuration file or its format has no merge yet. */
