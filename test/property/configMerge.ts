@@ -14,6 +14,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { mergeYaml } from '../../src/core/config/yaml';
+import { mergeToml } from '../../src/core/config/toml';
+import { mergeEditorconfig, mergeEnv, mergeIni } from '../../src/core/config/lineFormats';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { ConfigMerge, ConfigMergeResult } from '../../src/core/config/types';
 import { type Random, seededRandom } from '../shared/seededRandom';
 
@@ -35,8 +38,10 @@ export interface FormatUnderTest {
   /** A snippet showing `shown` (a value from the root, or a bare subtree), in the given shape. */
   render: (shown: Plain, shape: Shape, rng: Random) => string | undefined;
   merge: ConfigMerge;
-  /** Keys a new key must not be named like (a format's reserved words). */
+  /** Only scalar values (no nested tables or lists). */
   scalarsOnly?: boolean;
+  /** Values are text (the line formats): the edit's values compared as strings. */
+  stringValues?: boolean;
 }
 
 export type Shape = 'whole' | 'fragment' | 'placeholders';
@@ -247,7 +252,7 @@ export function runConfigCase(format: FormatUnderTest, seed: number, index: numb
   if (!merged) {
     return fail('the merged text does not parse');
   }
-  const expected = setAt(root, at, edit.expected);
+  const expected = format.stringValues ? scalarStrings(setAt(root, at, edit.expected)) : setAt(root, at, edit.expected);
   if (shape !== 'fragment' && !sameData(merged, expected)) {
     return fail(
       `merged value differs from the edit\nexpected ${JSON.stringify(sortKeys(expected))}\nmerged   ${JSON.stringify(sortKeys(merged))}`,
@@ -257,7 +262,8 @@ export function runConfigCase(format: FormatUnderTest, seed: number, index: numb
     // Placed elsewhere is allowed only where the fragment's keys fit exactly one other mapping; then the
     // rest of the file is still kept: check the mapping at the path is untouched or edited as asked.
     const atValue = at.reduce<unknown>((node, key) => (isMap(node) ? node[key] : undefined), merged);
-    if (!sameData(atValue, edit.expected) && !sameData(atValue, subtree)) {
+    const want = format.stringValues && isMap(edit.expected) ? scalarStrings(edit.expected) : edit.expected;
+    if (!sameData(atValue, want) && !sameData(atValue, subtree)) {
       return fail('a fragment changed the subtree it was taken from other than the edit');
     }
   }
@@ -359,4 +365,122 @@ export function runConfigProperty(
   return summaries;
 }
 
-export const CONFIG_FORMATS_UNDER_TEST: readonly FormatUnderTest[] = [yamlUnderTest];
+const hasListOfMaps = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.some((item) => typeof item === 'object' && item !== null) || value.some(hasListOfMaps)
+    : isMap(value) && Object.values(value).some(hasListOfMaps);
+
+export const tomlUnderTest: FormatUnderTest = {
+  name: 'toml',
+  files: () => realFiles('toml', (name) => name.endsWith('.toml'), ['Cargo.toml', 'pyproject.toml']),
+  parse: (text) => {
+    try {
+      return parseToml(text) as Plain;
+    } catch {
+      return undefined;
+    }
+  },
+  render: (shown, shape, rng) => {
+    if (hasListOfMaps(shown)) {
+      return undefined; // [[array]] tables and lists of inline tables: not generated
+    }
+    if (shape === 'fragment' && Object.values(shown).some(isMap)) {
+      return undefined; // a bare fragment is the keys of one table
+    }
+    const text = `${stringifyToml(shown)}\n`;
+    if (shape !== 'placeholders') {
+      return text;
+    }
+    return text
+      .split('\n')
+      .flatMap((line) => (/^[\w"-]+\s*=/.test(line) && rng() < 0.3 ? [pick(rng, ['# ...', '# ... existing keys ...']), line] : [line]))
+      .join('\n');
+  },
+  merge: mergeToml,
+};
+
+/** A section reader of the simplest kind, to check the line formats' merges from the outside. */
+function readSections(text: string, comment: RegExp, sections: boolean): Plain | undefined {
+  const root: Plain = {};
+  let current: Plain = root;
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (trimmed === '' || comment.test(trimmed)) {
+      continue;
+    }
+    const header = /^\[(.*)\]$/.exec(trimmed);
+    if (header && sections) {
+      current = (root[header[1].trim()] as Plain | undefined) ?? {};
+      root[header[1].trim()] = current;
+      continue;
+    }
+    const entry = /^(?:export\s+)?([^=]+?)\s*=\s*(.*)$/.exec(trimmed);
+    if (!entry) {
+      return undefined;
+    }
+    // .env: a quoted value is its inside; an unquoted one ends before a ` # comment`.
+    const quoted = sections ? undefined : /^(["'])(.*)\1$/.exec(entry[2]);
+    current[entry[1]] = quoted ? quoted[2] : sections ? entry[2] : entry[2].replace(/\s+#.*$/, '');
+  }
+  return root;
+}
+
+function scalarStrings(value: Plain): Plain {
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, isMap(item) ? scalarStrings(item) : String(item)]));
+}
+
+function lineFormatUnderTest(
+  name: string,
+  accept: (file: string) => boolean,
+  fixtures: string[],
+  sections: boolean,
+  merge: ConfigMerge,
+): FormatUnderTest {
+  return {
+    name,
+    files: () => realFiles(name, accept, fixtures),
+    parse: (text) => readSections(text, /^[#;]/, sections),
+    render: (shown, shape, rng) => {
+      const lines: string[] = [];
+      const write = (map: Plain) => {
+        for (const [key, value] of Object.entries(map)) {
+          if (!isMap(value)) {
+            if (shape === 'placeholders' && rng() < 0.3) {
+              lines.push('# ...');
+            }
+            const text = String(value);
+            if (text !== text.trim() || /^["']|\s#/.test(text) || text === '') {
+              return false;
+            }
+            lines.push(sections ? `${key} = ${text}` : `${key}=${text}`);
+          }
+        }
+        return true;
+      };
+      if (!write(shown)) {
+        return undefined;
+      }
+      for (const [key, value] of Object.entries(shown)) {
+        if (isMap(value)) {
+          if (shape === 'fragment') {
+            return undefined;
+          }
+          lines.push('', `[${key}]`);
+          if (!write(value)) {
+            return undefined;
+          }
+        }
+      }
+      return `${lines.join('\n')}\n`;
+    },
+    merge: (file, snippet) => merge(file, snippet),
+    scalarsOnly: !sections,
+    stringValues: true,
+  };
+}
+
+export const envUnderTest = lineFormatUnderTest('env', (name) => name === '.env' || name.endsWith('.env'), ['app.env'], false, mergeEnv);
+export const editorconfigUnderTest = lineFormatUnderTest('editorconfig', (name) => name === '.editorconfig', [], true, mergeEditorconfig);
+export const iniUnderTest = lineFormatUnderTest('ini', (name) => name.endsWith('.ini'), [], true, mergeIni);
+
+export const CONFIG_FORMATS_UNDER_TEST: readonly FormatUnderTest[] = [yamlUnderTest, tomlUnderTest, envUnderTest, editorconfigUnderTest];

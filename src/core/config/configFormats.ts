@@ -79,6 +79,11 @@ export const CONFIG_MERGES: Readonly<Partial<Record<ConfigFormat, () => Promise<
   json: () => import('./json').then((m) => m.mergeJson),
   jsonc: () => import('./json').then((m) => m.mergeJsonc),
   yaml: () => import('./yaml').then((module) => module.mergeYaml),
+  toml: () => import('./toml').then((module) => module.mergeToml),
+  env: () => import('./lineFormats').then((module) => module.mergeEnv),
+  ini: () => import('./lineFormats').then((module) => module.mergeIni),
+  editorconfig: () => import('./lineFormats').then((module) => module.mergeEditorconfig),
+  properties: () => import('./lineFormats').then((module) => module.mergeProperties),
 };
 
 /** The merge for a file, loaded; undefined when the file is no configuration file or its format has no merge yet. */
