@@ -239,8 +239,8 @@ export function runConfigCase(format: FormatUnderTest, seed: number, index: numb
     failure: `${where}: ${message}\n--- snippet ---\n${snippet}\n--- result ---\n${result.kind === 'merged' ? result.text : JSON.stringify(result)}`,
   });
   if (result.kind === 'refused') {
-    // A bare fragment may fit several places; a whole snippet always names its place.
-    if (result.reason === 'ambiguous' && shape === 'fragment') {
+    // A bare key may fit several places (or none: a new key of a file with no root keys).
+    if (result.reason === 'ambiguous') {
       return { kind: 'refused', reason: result.reason, shape };
     }
     if (result.reason === 'unsupported') {

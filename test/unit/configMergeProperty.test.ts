@@ -13,7 +13,7 @@ for (const format of CONFIG_FORMATS_UNDER_TEST) {
     const summary = runConfigProperty([format], { cases: CASES, seed: SEED, maxFailures: 3 })[format.name];
     const report = summary.failures.map((f) => `seed ${SEED} case ${f.index}: ${f.message}`).join('\n\n');
     assert.equal(summary.failures.length, 0, report);
-    assert.ok(summary.merged > CASES * 0.8, `only ${summary.merged} of ${CASES} merged`);
+    assert.ok(summary.merged > CASES * 0.6, `only ${summary.merged} of ${CASES} merged`);
     assert.ok(summary.unchanged > 5, `only ${summary.unchanged} byte-identical no-ops`);
   });
 }
