@@ -6,7 +6,7 @@
 // declaration the block does not show, and never write a placeholder line.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applySnippet } from '../../src/core';
+import { applySnippetWith } from '../../src/core/batch/snippet';
 import { isPlaceholderLine } from '../../src/core/formats/placeholders';
 import { type Decl, outlineText, walkDecls } from '../../src/core/match/structure/outline';
 import { grammarFor } from '../../src/core/match/structure/languages';
@@ -140,6 +140,9 @@ function declPaths(decls: readonly Decl[]): Map<string, number> {
   return counts;
 }
 
+/** How a refusal by the audit (decide/audit/codeBlockAudit.ts) reads. */
+const AUDIT_REFUSAL = 'the planned result breaks the rule that';
+
 /** One case: undefined when it holds (or was skipped: `skipped` says so), else what went wrong. */
 export async function runSnippetCase(
   sources: readonly SourceFile[],
@@ -162,10 +165,19 @@ export async function runSnippetCase(
   const shape = pick<Shape>(random, ['declaration', 'placeholders', 'whole']);
   const code = render(shape, file, edit.lines, decl, parents[parents.length - 1], edit.delta);
   const expected = edit.lines.join('\n');
-  const result = await applySnippet(file.text, { code, fileName: file.name }, { grammars: testGrammars, fileName: file.name });
+  const options = { grammars: testGrammars, fileName: file.name };
+  const result = await applySnippetWith(file.text, { code, fileName: file.name }, options);
   const where = `${file.name}, ${edit.edit} in ${decl.kind} ${decl.name} (line ${decl.start + 1}), shape ${shape}`;
   if (result.status !== 'applied') {
-    return { outcome: result.status, shape };
+    if (!result.message.includes(AUDIT_REFUSAL)) {
+      return { outcome: result.status, shape };
+    }
+    // The audit as oracle: what it refused, applied unchecked, must not be the edit itself.
+    const unchecked = await applySnippetWith(file.text, { code, fileName: file.name }, options, undefined, false);
+    if (unchecked.content === expected) {
+      return { outcome: 'audit', shape, failure: `${where}: the audit refused the exact edit: ${result.message}` };
+    }
+    return { outcome: 'audit', shape };
   }
   const content = result.content ?? '';
   const context = { fileName: file.name };

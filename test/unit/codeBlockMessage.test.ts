@@ -101,7 +101,7 @@ describe('code block messages', () => {
     assert.equal(result.status, 'applied');
     assert.match(
       result.message,
-      /^Applied the code block to cart\.ts as a rewrite of the whole file \(lines [\d-]+ changed\); it removes method add of class Cart \(lines 6-8\)\.$/,
+      /^Applied the code block to cart\.ts as a rewrite of the whole file \(lines [\d-]+ changed\); removed lines 6-8: method add of class Cart\.$/,
     );
   });
 

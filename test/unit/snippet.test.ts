@@ -94,20 +94,33 @@ describe('applySnippet: the shapes of a code block', () => {
     );
   });
 
-  test('a block that covers the file is a rewrite: unchanged lines untouched, its removals listed', async () => {
+  test('a block from the top that omits a declaration is a partial edit: the omitted one is kept and named', async () => {
     const js =
       "const fs = require('fs');\n\nfunction read(p) {\n  return fs.readFileSync(p, 'utf8');\n}\n\nfunction old() {\n  return 1;\n}\n\nmodule.exports = { read };\n";
     const code =
       "const fs = require('fs');\n\nfunction read(p) {\n  return fs.readFileSync(p, 'latin1');\n}\n\nmodule.exports = { read };\n";
     const result = await apply(js, code, 'javascript');
     assert.equal(result.status, 'applied');
+    assert.equal(result.content, js.replace("'utf8'", "'latin1'"));
+    assert.equal(result.snippet.wholeFile, false);
+    assert.deepEqual(result.snippet.removed, []);
+    assert.match(result.message, /kept function old: the block did not show them/);
+  });
+
+  test('a block that shows every top-level declaration is a rewrite: unchanged lines untouched, its removals listed', async () => {
+    const js =
+      "const fs = require('fs');\n\nclass Store {\n  read(p) {\n    return fs.readFileSync(p, 'utf8');\n  }\n\n  old() {\n    return 1;\n  }\n}\n\nmodule.exports = { Store };\n";
+    const code =
+      "const fs = require('fs');\n\nclass Store {\n  read(p) {\n    return fs.readFileSync(p, 'latin1');\n  }\n}\n\nmodule.exports = { Store };\n";
+    const result = await apply(js, code, 'javascript');
+    assert.equal(result.status, 'applied');
     assert.equal(result.content, code);
     assert.equal(result.snippet.wholeFile, true);
-    assert.deepEqual(result.snippet.removed, [{ what: 'function old', startLine: 7, endLine: 9 }]);
-    assert.match(result.message, /removes function old \(lines 7-9\)/);
+    assert.deepEqual(result.snippet.removed, [{ what: 'method old of class Store', startLine: 8, endLine: 10 }]);
+    assert.match(result.message, /removed lines 8-10: method old of class Store/);
     // Minimal edits: the first two lines and the exports line are not part of any edit.
     for (const edit of result.edits) {
-      assert.ok(edit.start > js.indexOf('function read'), `an edit touches the unchanged head: ${JSON.stringify(edit)}`);
+      assert.ok(edit.start > js.indexOf('  read('), `an edit touches the unchanged head: ${JSON.stringify(edit)}`);
     }
   });
 

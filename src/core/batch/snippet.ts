@@ -11,8 +11,10 @@ import type { ApplyOptions, ApplyResult, BlockOutcome, Candidate, LineRange, Sea
 import { isPlaceholderLine } from '../formats/placeholders';
 import { type Decl, type Outline, outlineText, walkDecls } from '../match/structure/outline';
 import { grammarFor, type GrammarSpec } from '../match/structure/languages';
-import { type GrammarSource, parseOutline, prepareGrammar } from '../match/structure/treeSitter';
-import { planSnippet } from '../decide/snippetPlan';
+import { type GrammarSource, type KeptParse, parseOutline, parseOutlineKept, prepareGrammar } from '../match/structure/treeSitter';
+import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
+import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
+import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
 import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
 import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
 import { alignEqual } from '../write/align';
@@ -150,7 +152,11 @@ function snippetOutlineReaderIsPython(snippet: SnippetInput, options: SnippetOpt
 
 interface Readers {
   read: (text: string, lines: readonly string[]) => Outline;
+  /** The planned result, read by the same reader (a grammar reparses the file's tree incrementally). */
+  readResult: (text: string, lines: readonly string[]) => Outline;
   readSnippet: (lines: readonly string[], placeholders: readonly boolean[]) => Outline;
+  /** Frees a tree kept for readResult. */
+  release: () => void;
   problem?: string;
 }
 
@@ -164,7 +170,9 @@ export const GRAMMAR_TEXT_LIMIT = 2_000_000;
 async function readersFor(snippet: SnippetInput, options: SnippetOptions, documentLength: number): Promise<Readers> {
   const outline: Readers = {
     read: (_text, lines) => outlineText(lines),
+    readResult: (_text, lines) => outlineText(lines),
     readSnippet: (lines) => outlineText(lines),
+    release: () => undefined,
   };
   const grammar = grammarFor(snippet.languageId ?? options.languageId, snippet.fileName ?? options.fileName);
   if (!grammar) {
@@ -184,9 +192,36 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
   } catch (error) {
     return { ...outline, problem: error instanceof Error ? error.message : String(error) };
   }
+  const key = options.documentKey;
+  if (key !== undefined) {
+    // The result's tree is the file's kept tree reparsed; it stays kept for the next apply to this document.
+    return {
+      read: (text) => parseOutline(grammar, text, key),
+      readResult: (text) => parseOutline(grammar, text, key),
+      readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
+      release: () => undefined,
+    };
+  }
+  let kept: KeptParse | undefined;
   return {
-    read: (text) => parseOutline(grammar, text, options.documentKey),
+    read: (text) => {
+      kept?.release();
+      kept = parseOutlineKept(grammar, text);
+      return kept.outline;
+    },
+    readResult: (text) => {
+      if (!kept) {
+        return parseOutline(grammar, text);
+      }
+      const reparsed = kept.reparse(text);
+      kept = undefined;
+      return reparsed;
+    },
     readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
+    release: () => {
+      kept?.release();
+      kept = undefined;
+    },
   };
 }
 
@@ -197,8 +232,40 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
   if (configFormat) {
     return applyConfigSnippet(documentText, snippet, options, configFormat);
   }
-  const fileName = options.fileName ?? snippet.fileName ?? 'the file';
+  return applySnippetWith(documentText, snippet, options);
+}
+
+/** A fault put into the plan on purpose (tests): the audit must refuse what it makes. */
+export type PlanFault = (plan: SnippetPlan & { kind: 'edits' }, fileLines: readonly string[]) => void;
+
+/**
+ * applySnippet for tests and the bench (not exported from core): a fault put into the plan before the
+ * audit, or (`audit: false`) the plan's result unchecked, to measure what the audit costs and catches.
+ */
+export async function applySnippetWith(
+  documentText: string,
+  snippet: SnippetInput,
+  options: SnippetOptions = {},
+  fault?: PlanFault,
+  audit = true,
+): Promise<SnippetResult> {
   const readers = await readersFor(snippet, options, documentText.length);
+  try {
+    return await applyRead(documentText, snippet, options, readers, fault, audit);
+  } finally {
+    readers.release();
+  }
+}
+
+async function applyRead(
+  documentText: string,
+  snippet: SnippetInput,
+  options: SnippetOptions,
+  readers: Readers,
+  fault: PlanFault | undefined,
+  audit: boolean,
+): Promise<SnippetResult> {
+  const fileName = options.fileName ?? snippet.fileName ?? 'the file';
   const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };
   // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
   // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
@@ -230,12 +297,17 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
     const reason = `it does not parse as ${snippetOutline.reader} (a syntax error near line ${line} of the code block: ${JSON.stringify(snippetLines[line - 1]?.trim() ?? '')}), so its declarations cannot be told apart; re-send it with each declaration complete (from its first line to its last), or as SEARCH/REPLACE blocks`;
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
   }
-  const plan = planSnippet({ lines: fileLines, outline: fileOutline }, { lines: snippetLines, placeholders, outline: snippetOutline });
+  const config = isConfigFile(context.languageId, context.fileName);
+  const plan = planSnippet(
+    { lines: fileLines, outline: fileOutline, config },
+    { lines: snippetLines, placeholders, outline: snippetOutline },
+  );
   if (plan.kind === 'refused') {
     // Without a declaration, a line of the file or a near miss, a code block has no structure to place it by.
     const structureless = snippetOutline.decls.length === 0 ? noStructureReason(snippetOutline.reader) : undefined;
     return refused(documentText, fileLines, plan.refusal, fileName, report, options, structureless);
   }
+  fault?.(plan, fileLines);
   report.wholeFile = plan.wholeFile;
   report.removed = plan.removed.map((r) => ({ what: r.what, startLine: r.start + 1, endLine: r.end }));
   const made = blocksFrom(fileLines, plan.edits);
@@ -245,6 +317,25 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
     return unchanged(fileName, report, { startLine: first + 1, endLine: Math.max(first + 1, last) });
   }
   const result = await applyBlocksAsync(documentText, made.blocks, options);
+  if (audit && result.status === 'applied' && result.content !== undefined) {
+    // Nothing is written unless the independent audit passes the result (decide/audit/codeBlockAudit.ts).
+    const resultText = result.content.replace(/\r\n/g, '\n');
+    const resultLines = splitLines(resultText);
+    const failure = auditCodeBlock({
+      fileLines,
+      blockLines: snippetLines,
+      placeholders,
+      resultLines,
+      fileOutline,
+      blockOutline: snippetOutline,
+      resultOutline: readers.readResult(resultText, resultLines),
+      wholeFile: plan.wholeFile,
+      config,
+    });
+    if (failure) {
+      return refused(documentText, fileLines, auditRefusal(failure), fileName, report);
+    }
+  }
   const written = partRanges(plan.edits);
   for (const outcome of result.blocks) {
     const parts = made.partsOf[outcome.index - 1];
@@ -264,14 +355,47 @@ export async function applySnippet(documentText: string, snippet: SnippetInput, 
       `the rewrite removes ${report.removed.map((r) => `${r.what} (lines ${r.startLine}-${r.endLine})`).join(', ')}`,
     );
   }
+  const kept = plan.wholeFile ? [] : keptByPartialTop(fileLines, fileOutline, snippetLines, snippetOutline, placeholders);
+  if (kept.length > 0 && result.blocks.length > 0) {
+    result.blocks[0].notes.push(`kept ${listDecls(kept)}: the block did not show them`);
+  }
   result.message = formatCodeBlockMessage({
     fileName,
     status: result.status,
     blocks: result.blocks,
     parts: report.parts,
     removed: report.removed,
+    ...(kept.length > 0 ? { kept: listDecls(kept) } : {}),
   });
   return { ...result, snippet: report };
+}
+
+/**
+ * A block without placeholders that starts at the file's first line and shows some of its top-level
+ * declarations is a partial edit (decide/audit/wholeFile.ts): the top-level declarations it omits were
+ * kept, and the message says so.
+ */
+function keptByPartialTop(
+  fileLines: readonly string[],
+  fileOutline: Outline,
+  snippetLines: readonly string[],
+  snippetOutline: Outline,
+  placeholders: readonly boolean[],
+): Decl[] {
+  const first = (lines: readonly string[]) => lines.find((l) => l.trim() !== '')?.trim();
+  if (placeholders.some(Boolean) || snippetOutline.decls.length === 0 || first(fileLines) !== first(snippetLines)) {
+    return [];
+  }
+  return unshownTopDecls(fileOutline.decls, snippetOutline.decls);
+}
+
+/** A failed audit as the code block's refusal: the rule, why, and the closest places. */
+function auditRefusal(failure: AuditFailure): Refusal {
+  return {
+    status: 'invalid',
+    what: 'the code block',
+    reason: `the planned result breaks the rule that ${RULE_TEXT[failure.rule]}: ${failure.reason}; nothing was changed. Re-send the code block with each declaration you change complete and placeholder lines (\`// ... existing code ...\`) for the code you leave out, or the change as SEARCH/REPLACE blocks`,
+  };
 }
 
 /** The lines of the new text each part wrote (1-based, blank separators left out), from the plan's sorted edits. */

@@ -10,6 +10,7 @@
 import { type Decl, describeDecl, walkDecls } from '../match/structure/outline';
 import { indentStyle, leadOf, reindent } from './snippetIndent';
 import { mergeScope } from './snippetScope';
+import { rewriteAllowed } from './audit/wholeFile';
 import {
   childLead,
   type FileView,
@@ -46,11 +47,20 @@ function firstAndLast(lines: readonly string[]): [string, string] | undefined {
 }
 
 /**
- * A block without placeholders covers the file when it shows every top-level declaration of the file and
- * most of its other top-level lines, or when its first and last lines are the file's: a rewrite.
+ * A block without placeholders covers the file (a rewrite) under the strict rule (decide/audit/wholeFile.ts):
+ * it shows every top-level declaration of the file and most of its other top-level lines; a file without
+ * declarations, when the block has its first and last lines and half its length. Never a configuration file.
  */
 export function coversFile(file: FileView, snippet: SnippetView): boolean {
-  if (snippet.placeholders.some(Boolean)) {
+  const top = file.outline.decls;
+  if (
+    !rewriteAllowed({
+      fileTop: top,
+      blockTop: snippet.outline.decls,
+      placeholders: snippet.placeholders.some(Boolean),
+      config: file.config ?? false,
+    })
+  ) {
     return false;
   }
   const fileEnds = firstAndLast(file.lines);
@@ -58,26 +68,10 @@ export function coversFile(file: FileView, snippet: SnippetView): boolean {
   if (!fileEnds || !snippetEnds) {
     return fileEnds === undefined;
   }
-  const filled = file.lines.filter((l) => l.trim() !== '').length;
-  const shownLines = snippet.lines.filter((l) => l.trim() !== '').length;
-  const top = file.outline.decls;
-  const counts = (decls: readonly Decl[]) => {
-    const byName = new Map<string, number>();
-    for (const d of decls) {
-      byName.set(d.name, (byName.get(d.name) ?? 0) + 1);
-    }
-    return byName;
-  };
-  const shown = counts(snippet.outline.decls);
-  const allShown = [...counts(top)].every(([name, count]) => (shown.get(name) ?? 0) >= count);
-  // The same first and last lines, in a block that is more than one declaration (a lone function's first
-  // and last lines may be the file's too) and half the file's length at least.
-  const oneDecl = snippet.outline.decls.length === 1 && looseTopLines(snippet.lines, snippet.outline.decls).length === 0;
-  if (filled >= 3 && !oneDecl && shownLines * 2 >= filled && fileEnds[0] === snippetEnds[0] && fileEnds[1] === snippetEnds[1]) {
-    return true;
-  }
-  if (top.length === 0 || !allShown) {
-    return false;
+  if (top.length === 0) {
+    const filled = file.lines.filter((l) => l.trim() !== '').length;
+    const shownLines = snippet.lines.filter((l) => l.trim() !== '').length;
+    return filled >= 3 && shownLines * 2 >= filled && fileEnds[0] === snippetEnds[0] && fileEnds[1] === snippetEnds[1];
   }
   const loose = looseTopLines(file.lines, top);
   if (loose.length === 0) {

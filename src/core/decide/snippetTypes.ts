@@ -14,6 +14,8 @@ export interface SnippetView {
 export interface FileView {
   lines: readonly string[];
   outline: Outline;
+  /** A configuration file (JSON, YAML, TOML): a block of it is never a whole-file rewrite (decide/audit/wholeFile.ts). */
+  config?: boolean;
 }
 
 /** What a part of the block did (or would do). */

@@ -219,6 +219,8 @@ export interface CodeBlockMessageInput {
   refusal?: { what: string; reason: string };
   /** The file already holds every line it shows, at these lines. */
   unchanged?: LineRange;
+  /** A partial edit that starts at the file's top: the top-level declarations it did not show, kept ("function b, function c"). */
+  kept?: string;
 }
 
 export function formatCodeBlockMessage(input: CodeBlockMessageInput): string {
@@ -279,16 +281,17 @@ function codeBlockAppliedMessage(input: CodeBlockMessageInput): string {
   const lines = parts
     .filter((p) => p.action !== 'rewritten')
     .map((p) => `${p.action} ${p.what}${p.range ? ` (${rangeText(p.range)})` : ''}`);
-  const gone = removed.length > 0 ? `it removes ${joinList(removed.map((r) => `${r.what} (${rangeText(r)})`))}` : '';
+  const gone = removed.length > 0 ? joinList(removed.map((r) => `removed ${rangeText(r)}: ${r.what}`)) : '';
+  const kept = input.kept ? `; kept ${input.kept}: the block did not show them` : '';
   if (rewrite) {
     const touched = joinList(parts.flatMap((p) => (p.range ? [rangeText(p.range, false)] : [])));
     const where = touched ? ` (lines ${touched} changed)` : '';
     return `${APPLIED}the code block to ${fileName} as a rewrite of the whole file${where}${gone ? `; ${gone}` : ''}.`;
   }
   if (lines.length <= 1) {
-    return `${APPLIED}the code block to ${fileName}${lines.length === 1 ? `: ${lines[0]}` : ''}.`;
+    return `${APPLIED}the code block to ${fileName}${lines.length === 1 ? `: ${lines[0]}` : ''}${kept}.`;
   }
-  return `${APPLIED}the code block to ${fileName}:\n${lines.map((l) => `- ${l}`).join('\n')}`;
+  return `${APPLIED}the code block to ${fileName}:\n${lines.map((l) => `- ${l}`).join('\n')}${kept ? `\n${kept.slice(2)}.` : ''}`;
 }
 
 /** Each place quoted, up to the limit; the rest by line range. */

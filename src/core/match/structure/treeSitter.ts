@@ -8,7 +8,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import { type Decl, groupOverloads, type Outline, outlineRange } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
 import { functionDeclarator, nameByRule } from './declNames';
-import { cachedOutline } from './treeCache';
+import { cachedOutline, editBetween } from './treeCache';
 
 /** Bytes of a file shipped with the product (the tree-sitter runtime .wasm, a grammar .wasm), by file name; undefined when not shipped. */
 export interface GrammarSource {
@@ -99,6 +99,61 @@ export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: s
   } finally {
     tree.delete();
   }
+}
+
+/** A text's outline with its tree kept for one incremental reparse of an edited version (the code-block audit's result). */
+export interface KeptParse {
+  outline: Outline;
+  /** The outline of `next`, reparsed from the kept tree (from scratch when the reparse meets a syntax error); frees the tree. */
+  reparse(next: string): Outline;
+  /** Frees the tree without a reparse. */
+  release(): void;
+}
+
+/** parseOutline that keeps the tree for KeptParse.reparse, for a caller without a documentKey. */
+export function parseOutlineKept(grammar: GrammarSpec, text: string): KeptParse {
+  const parser = parsers.get(grammar.id);
+  if (!parser) {
+    throw new Error(`the ${grammar.id} grammar is not loaded`);
+  }
+  let tree: TreeSitter.Tree | undefined = parser.parse(text) ?? undefined;
+  if (!tree) {
+    throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
+  }
+  const release = (): void => {
+    tree?.delete();
+    tree = undefined;
+  };
+  const outline = outlineOfTree(grammar, tree, text);
+  return {
+    outline,
+    release,
+    reparse(next: string): Outline {
+      if (next === text) {
+        release();
+        return outline;
+      }
+      const edit = tree && outline.errors === 0 ? editBetween(text, next) : undefined;
+      if (tree && edit) {
+        tree.edit(edit);
+      }
+      let fresh = parser.parse(next, edit ? tree : undefined) ?? undefined;
+      release();
+      // As in treeCache.ts: a reparse that meets a syntax error may read it differently from a fresh parse.
+      if (edit && fresh?.rootNode.hasError) {
+        fresh.delete();
+        fresh = parser.parse(next) ?? undefined;
+      }
+      if (!fresh) {
+        throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
+      }
+      try {
+        return outlineOfTree(grammar, fresh, next);
+      } finally {
+        fresh.delete();
+      }
+    },
+  };
 }
 
 function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string): Outline {
