@@ -336,25 +336,7 @@ async function applyRead(
       return refused(documentText, fileLines, auditRefusal(failure), fileName, report);
     }
   }
-  const written = partRanges(plan.edits);
-  for (const outcome of result.blocks) {
-    const parts = made.partsOf[outcome.index - 1];
-    outcome.notes.unshift(...parts.map((p) => partPhrase(plan.parts[p])));
-    for (const p of parts) {
-      const part = plan.parts[p];
-      // A rewrite's part is every changed stretch (the engine's blocks); any other part is listed once,
-      // at the lines it wrote.
-      const range = part.action === 'rewritten' ? outcome.range : written.get(p);
-      if (part.action === 'rewritten' || !report.parts.some((r) => r.what === part.what && r.action === part.action)) {
-        report.parts.push({ what: part.what, action: part.action, block: outcome.index, ...(range ? { range } : {}) });
-      }
-    }
-  }
-  if (plan.wholeFile && report.removed.length > 0 && result.blocks.length > 0) {
-    result.blocks[0].notes.push(
-      `the rewrite removes ${report.removed.map((r) => `${r.what} (lines ${r.startLine}-${r.endLine})`).join(', ')}`,
-    );
-  }
+  recordParts(result.blocks, plan, made.partsOf, report);
   const kept = plan.wholeFile ? [] : keptByPartialTop(fileLines, fileOutline, snippetLines, snippetOutline, placeholders);
   if (kept.length > 0 && result.blocks.length > 0) {
     result.blocks[0].notes.push(`kept ${listDecls(kept)}: the block did not show them`);
@@ -368,6 +350,32 @@ async function applyRead(
     ...(kept.length > 0 ? { kept: listDecls(kept) } : {}),
   });
   return { ...result, snippet: report };
+}
+
+/** Each part in the report and as a note of the engine block that carried it; a rewrite's removals as a note. */
+function recordParts(
+  blocks: BlockOutcome[],
+  plan: SnippetPlan & { kind: 'edits' },
+  partsOf: readonly number[][],
+  report: SnippetReport,
+): void {
+  const written = partRanges(plan.edits);
+  for (const outcome of blocks) {
+    const parts = partsOf[outcome.index - 1];
+    outcome.notes.unshift(...parts.map((p) => partPhrase(plan.parts[p])));
+    for (const p of parts) {
+      const part = plan.parts[p];
+      // A rewrite's part is every changed stretch (the engine's blocks); any other part is listed once,
+      // at the lines it wrote.
+      const range = part.action === 'rewritten' ? outcome.range : written.get(p);
+      if (part.action === 'rewritten' || !report.parts.some((r) => r.what === part.what && r.action === part.action)) {
+        report.parts.push({ what: part.what, action: part.action, block: outcome.index, ...(range ? { range } : {}) });
+      }
+    }
+  }
+  if (plan.wholeFile && report.removed.length > 0 && blocks.length > 0) {
+    blocks[0].notes.push(`the rewrite ${report.removed.map((r) => `removed lines ${r.startLine}-${r.endLine}: ${r.what}`).join(', ')}`);
+  }
 }
 
 /**
