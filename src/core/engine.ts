@@ -20,7 +20,8 @@ import { hintProblem } from './decide/hints';
 import { decideOccurrences } from './decide/occurrences';
 import { evaluateChoice } from './decide/choice';
 import { alreadyAppliedAt, indentMissOutcome, partialLineOutcome, staleOutcome } from './decide/nearMiss';
-import { elisionNote, expandReplacePlaceholders, type ExpandedElision, placeholderWritten } from './decide/elisions';
+import { elisionNote, expandReplacePlaceholders, type ExpandedElision, placeholderWritten, WRITE_IT_OUT } from './decide/elisions';
+import { auditElisions } from './decide/audit/elisionAudit';
 import { decideElidedSearch } from './decide/elidedSearch';
 import { relateRegion } from './write/transform';
 import { Batch } from './write/batchState';
@@ -80,6 +81,18 @@ function evaluateWithElisions(batch: Batch, block: SearchReplaceBlock): PlacedBl
       kept: keptLines(batch, placement, outcome.tier, searchLines, region, e),
     }));
     outcome.notes.push(...outcome.elisions.map(elisionNote));
+    // The independent audit (decide/audit/elisionAudit.ts): what the placeholders became is the file's own lines, all of them.
+    const failure = auditElisions({
+      region,
+      replaceLines: replaceLinesOf(block),
+      written: placement.lines.map((l) => l.text),
+      context,
+    });
+    if (failure !== undefined) {
+      const refused = undecided(block.index);
+      markInvalid(refused, `block ${block.index} was checked before writing and refused: ${failure}; ${WRITE_IT_OUT}`);
+      return { outcome: refused };
+    }
   }
   return placeChecked(batch, block, outcome, placement);
 }

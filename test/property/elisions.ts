@@ -17,6 +17,7 @@
 // equal or similar to a line it elided is not read as the model meant, by design.
 
 import { applyBlocks } from '../../src/core/engine';
+import { auditElisions } from '../../src/core/decide/audit/elisionAudit';
 import { pairingCandidates } from '../../src/core/decide/elisions';
 import { commentSyntaxesFor, isPlaceholderLine, type PlaceholderContext } from '../../src/core/formats/placeholders';
 import { foldQuotes, isBlank, leadingWhitespace } from '../../src/core/match/normalize';
@@ -35,7 +36,8 @@ interface ReplaceItem {
 }
 
 export type ElisionCaseResult =
-  { kind: 'skipped' } | { kind: 'certain' | 'refused'; placeholders: number; styles: string[]; aider: boolean; failure?: string };
+  | { kind: 'skipped' }
+  | { kind: 'certain' | 'refused'; placeholders: number; styles: string[]; aider: boolean; failure?: string; audited?: boolean };
 
 /** Words placeholders are written with (the comment syntax comes from the file's language). */
 const WORDS = [
@@ -277,6 +279,19 @@ export function runElisionCase(seed: number, index: number): ElisionCaseResult {
   const what = () =>
     `source ${source.name}, file lines ${sliceStart + 1}+, region ${start + 1}-${start + len}, placeholders ${JSON.stringify(styles)}\nSEARCH:\n${search.join('\n')}\nREPLACE:\n${replace.join('\n')}`;
   const result = { placeholders: chosen.length, styles, aider };
+  if (!aider) {
+    // The audit as oracle (decide/audit/elisionAudit.ts): it passes the fully written edit's lines.
+    const resultLines = (written.content ?? '').split(eol);
+    const writtenRegion = resultLines.slice(start, start + len + resultLines.length - (file.length + 1));
+    const failure = auditElisions({ region: file.slice(start, start + len), replaceLines: replace, written: writtenRegion, context });
+    if (failure !== undefined && elided.status === 'applied') {
+      return { kind: 'certain', ...result, failure: `${what()}\napplied, although the audit refuses the fully written edit: ${failure}` };
+    }
+    if (failure !== undefined) {
+      // Stricter than the expansion: a placeholder beside a line the block drops without showing it.
+      return { kind: 'refused', ...result, audited: true };
+    }
+  }
   if (elided.status === 'applied') {
     // In both halves each piece is written against its own lines, so a new line's quote characters
     // follow that piece's lines, not the whole region's: compared with quotes folded (nothing else).
@@ -326,6 +341,8 @@ export interface ElisionSummary {
   /** Cases with placeholders in both halves (aider's style), and how many of those applied. */
   aider: number;
   aiderCertain: number;
+  /** Cases where the audit (decide/audit/elisionAudit.ts) refuses the fully written edit: refused, never applied. */
+  audited: number;
   failures: Array<{ index: number; message: string }>;
 }
 
@@ -338,6 +355,7 @@ export function runElisionProperty(options: { cases: number; seed: number; maxFa
     placeholders: 0,
     aider: 0,
     aiderCertain: 0,
+    audited: 0,
     failures: [],
   };
   for (let i = 0; i < options.cases; i++) {
@@ -347,6 +365,7 @@ export function runElisionProperty(options: { cases: number; seed: number; maxFa
       continue;
     }
     summary[r.kind]++;
+    summary.audited += r.audited ? 1 : 0;
     summary.placeholders += r.placeholders;
     if (r.aider) {
       summary.aider++;

@@ -14,6 +14,7 @@ console.log(`placeholder property: seed ${seed}, ${summary.cases} cases in ${sec
 console.log(
   `  checked ${checked} (${summary.placeholders} placeholders): applied as the fully written edit ${summary.certain}, refused with nothing written ${summary.refused}; skipped ${summary.skipped} (region not unique, or no edit or anchored run)`,
 );
+console.log(`  the audit as oracle: it refuses the fully written edit in ${summary.audited} cases (all refused, none applied)`);
 console.log(`  placeholders in both halves (aider's style): ${summary.aider} cases, ${summary.aiderCertain} applied`);
 console.log(`  failures ${summary.failures.length}`);
 for (const f of summary.failures) {

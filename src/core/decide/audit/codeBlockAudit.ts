@@ -69,6 +69,36 @@ export function auditCodeBlock(input: AuditInput): AuditFailure | undefined {
 /** A line as the write side may restyle it: no white space, quotes and unicode punctuation folded. */
 export const lineKey = (line: string): string => foldUnicode(foldQuotes(line)).replace(/\s+/g, '');
 
+/** The keys of a text's lines, computed once per array (several rules read the result's). */
+const keyCache = new WeakMap<readonly string[], string[]>();
+function keysOf(lines: readonly string[]): string[] {
+  let keys = keyCache.get(lines);
+  if (!keys) {
+    keys = lines.map(lineKey);
+    keyCache.set(lines, keys);
+  }
+  return keys;
+}
+
+/** Where each line stands, by its text (computed once per array). */
+const positionCache = new WeakMap<readonly string[], Map<string, number[]>>();
+function positionsOf(lines: readonly string[]): Map<string, number[]> {
+  let positions = positionCache.get(lines);
+  if (!positions) {
+    positions = new Map();
+    lines.forEach((line, i) => {
+      const list = positions!.get(line);
+      if (list) {
+        list.push(i);
+      } else {
+        positions!.set(line, [i]);
+      }
+    });
+    positionCache.set(lines, positions);
+  }
+  return positions;
+}
+
 const blank = (line: string): boolean => line.trim() === '';
 
 interface Entry {
@@ -187,7 +217,7 @@ export function blockLinePositions(
   headers?: ReadonlySet<number>,
 ): { positions: Int32Array; missing?: number } {
   const positions = new Int32Array(blockLines.length).fill(-1);
-  const resultKeys = resultLines.map(lineKey);
+  const resultKeys = keysOf(resultLines);
   let r = 0;
   for (let k = 0; k < blockLines.length; k++) {
     if (placeholders[k] || blank(blockLines[k])) {
@@ -497,8 +527,8 @@ function countBlock(lines: readonly string[], needle: readonly string[]): number
     return 0;
   }
   let count = 0;
-  for (let i = 0; i + needle.length <= lines.length; i++) {
-    if (lines[i] === needle[0] && needle.every((l, k) => lines[i + k] === l)) {
+  for (const i of positionsOf(lines).get(needle[0]) ?? []) {
+    if (i + needle.length <= lines.length && needle.every((l, k) => lines[i + k] === l)) {
       count++;
     }
   }
