@@ -40,7 +40,10 @@ describe('dry runs say "Would apply", never "Applied"', () => {
     const dir = workspace({ 'shop.py': SHOP });
     const { code, json } = runJson(dir, ['apply', 'shop.py', '--snippet', '-', '--dry-run'], 'def total(items):\n    return 0\n');
     assert.equal(code, 0, json.message);
-    assert.match(json.message, /^Would apply the code block to shop\.py: replaced function total \(lines 1-2\)\.$/);
+    assert.match(
+      json.message,
+      /^Would apply the code block to shop\.py: replaced function total \(lines 1-2\); kept function count: the block did not show them\.$/,
+    );
     assert.equal(read(dir, 'shop.py'), SHOP);
   });
 
