@@ -15,6 +15,7 @@ import { type GrammarSource, type KeptParse, parseOutline, parseOutlineKept, pre
 import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
 import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
 import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
+import { closeAfterLastPlaceholder, closesDeclarations } from '../decide/snippetClosers';
 import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
 import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
 import { alignEqual } from '../write/align';
@@ -270,9 +271,16 @@ async function applyRead(
   // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
   // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
   const python = snippetOutlineReaderIsPython(snippet, options);
-  const snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
-  const placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
-  const snippetOutline = readers.readSnippet(snippetLines, placeholders);
+  let snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
+  let placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
+  let snippetOutline = readers.readSnippet(snippetLines, placeholders);
+  // A last placeholder that leaves the class (and its namespace) open stands for the rest, braces included.
+  const closed = snippetOutline.errors > 0 ? closeAfterLastPlaceholder(snippetLines, placeholders) : undefined;
+  const closedOutline = closed && readers.readSnippet(closed.lines, closed.placeholders);
+  if (closed && closedOutline && closesDeclarations(closedOutline, closed.implied)) {
+    ({ lines: snippetLines, placeholders } = closed);
+    snippetOutline = closedOutline;
+  }
   trimPlaceholderLeads(snippetOutline.decls, placeholders);
   const text = documentText.replace(/\r\n/g, '\n');
   const fileLines = splitLines(text);
@@ -298,9 +306,10 @@ async function applyRead(
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
   }
   const config = isConfigFile(context.languageId, context.fileName);
+  const implied = snippetOutline === closedOutline ? closed?.implied : undefined;
   const plan = planSnippet(
     { lines: fileLines, outline: fileOutline, config },
-    { lines: snippetLines, placeholders, outline: snippetOutline },
+    { lines: snippetLines, placeholders, outline: snippetOutline, implied },
   );
   if (plan.kind === 'refused') {
     // Without a declaration, a line of the file or a near miss, a code block has no structure to place it by.

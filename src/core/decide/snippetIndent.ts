@@ -1,6 +1,7 @@
 // Indentation for a code block's lines written into a file: the block's indentation, relative to the line it
 // is placed against, becomes the file's (its unit and its tabs or spaces). A method shown flush left lands
-// at its class's depth; a block indented with two spaces in a file indented with tabs is written with tabs.
+// at its class's depth; a block indented with two spaces in a file indented with tabs is written with tabs,
+// and in a file indented with four spaces, with four.
 
 export interface IndentStyle {
   tabs: boolean;
@@ -8,6 +9,10 @@ export interface IndentStyle {
   mixed: boolean;
   /** Columns per level. */
   unit: number;
+  /** Blank lines inside indented code carry the indentation (most do): a written blank line follows them. */
+  indentedBlanks?: boolean;
+  /** The unit was seen (some line is indented one step deeper than the one above it), not assumed. */
+  measured?: boolean;
 }
 
 const TAB_COLUMNS = 4;
@@ -46,6 +51,21 @@ export function indentStyle(lines: readonly string[]): IndentStyle {
     previous = cols;
   }
   const tabs = tabbed > spaced;
+  // Blank lines above an indented line: how many keep white space, how many are empty.
+  let keptBlanks = 0;
+  let emptyBlanks = 0;
+  let nextLead = '';
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i].trim() !== '') {
+      nextLead = leadOf(lines[i]);
+    } else if (nextLead !== '') {
+      if (lines[i] === '') {
+        emptyBlanks++;
+      } else {
+        keptBlanks++;
+      }
+    }
+  }
   let unit = tabs ? TAB_COLUMNS : 0;
   if (!tabs) {
     let best = 0;
@@ -56,7 +76,13 @@ export function indentStyle(lines: readonly string[]): IndentStyle {
       }
     }
   }
-  return { tabs, mixed: tabbed > 0 && spaced > 0, unit: unit || TAB_COLUMNS };
+  return {
+    tabs,
+    mixed: tabbed > 0 && spaced > 0,
+    unit: unit || TAB_COLUMNS,
+    indentedBlanks: keptBlanks > emptyBlanks,
+    measured: tabs || steps.size > 0,
+  };
 }
 
 function render(cols: number, style: IndentStyle): string {
@@ -74,8 +100,10 @@ function render(cols: number, style: IndentStyle): string {
 export function reindent(lines: readonly string[], fromLead: string, toLead: string, from: IndentStyle, to: IndentStyle): string[] {
   const base = columnsOf(fromLead);
   const target = columnsOf(toLead);
-  // Tabs become spaces (or spaces tabs) only between two texts indented one way each.
-  const convert = from.tabs !== to.tabs && !from.mixed && !to.mixed;
+  // Tabs become spaces (or spaces tabs) only between two texts indented one way each; two spaces a level
+  // become four (or four two) where both texts show their unit.
+  const widths = from.unit !== to.unit && from.measured === true && to.measured === true;
+  const convert = (from.tabs !== to.tabs || widths) && !from.mixed && !to.mixed;
   return lines.map((line) => {
     if (line.trim() === '') {
       return '';

@@ -8,12 +8,14 @@
 // removals the plan lists. Line numbers here are 0-based.
 
 import { type Decl, describeDecl, walkDecls } from '../match/structure/outline';
+import { similarity } from '../match/fuzzy/similarity';
 import { indentStyle, leadOf, reindent } from './snippetIndent';
 import { mergeScope } from './snippetScope';
 import { rewriteAllowed } from './audit/wholeFile';
 import {
   childLead,
   type FileView,
+  mayStandFor,
   type PlannedEdit,
   PlanRefusal,
   type RemovedDecl,
@@ -157,19 +159,21 @@ export function planSnippet(file: FileView, snippet: SnippetView): SnippetPlan {
 function planTop(context: ScopeContext): void {
   const { file, snippet } = context;
   const fileTop = file.outline.decls;
-  const topNames = new Set(fileTop.map((d) => d.name));
   const owners = new Set<Decl>();
   let anyTop = false;
   for (const shown of snippet.outline.decls) {
-    if (topNames.has(shown.name)) {
-      anyTop = true;
-      continue;
-    }
+    // A constructor shown alone is never its class (Java, C#: the same name at the top level).
+    const tops = fileTop.filter((d) => d.name === shown.name && mayStandFor(shown, d));
     // A class shown alone is the class, not its constructor of the same name (C#, Java, C++): of the
     // declarations so named, those of the shown one's family, when there are any.
     const named = [...walkDecls(fileTop)].filter(({ decl, parents }) => decl.name === shown.name && parents.length > 0);
     const sameFamily = named.filter(({ decl }) => decl.family === shown.family);
-    for (const { parents } of sameFamily.length > 0 ? sameFamily : named) {
+    const deeper = sameFamily.length > 0 ? sameFamily : named.filter(({ decl }) => mayStandFor(shown, decl));
+    if (tops.length > 0 && (deeper.length === 0 || closerAtTop(context, shown, tops, deeper))) {
+      anyTop = true;
+      continue;
+    }
+    for (const { parents } of deeper) {
       owners.add(parents[parents.length - 1]);
     }
   }
@@ -192,6 +196,49 @@ function planTop(context: ScopeContext): void {
     bounded: snippet.placeholders.some(Boolean),
     indent: { from: leadOf(firstFilled(snippet.lines, snippet.placeholders)), to: '' },
   });
+}
+
+/** How much a file declaration looks like the one the block shows: the same parameters, then the text's likeness. */
+function likeness(context: ScopeContext, shown: Decl, decl: Decl): number {
+  const text = (lines: readonly string[], d: Decl) =>
+    lines
+      .slice(d.start, d.end + 1)
+      .map((l) => l.trim())
+      .join('\n');
+  const params = shown.params !== undefined && shown.params === decl.params ? 1 : 0;
+  return (params + similarity(text(context.snippet.lines, shown), text(context.file.lines, decl))) / 2;
+}
+
+/** A likeness this much above the other depth's tells a module function from a method of the same name. */
+const DEPTH_MARGIN = 0.15;
+
+/**
+ * A name declared both at the top level and inside a declaration (a module function `describe(item)` and a
+ * method `Shelf.describe(self)`): the top level when its declaration is clearly the likelier, the inner one
+ * when that is; when neither stands out, a function is refused and any other declaration is the top-level one.
+ */
+function closerAtTop(
+  context: ScopeContext,
+  shown: Decl,
+  tops: readonly Decl[],
+  deeper: ReadonlyArray<{ decl: Decl; parents: readonly Decl[] }>,
+): boolean {
+  const best = (decls: readonly Decl[]) => Math.max(...decls.map((d) => likeness(context, shown, d)));
+  const top = best(tops);
+  const inner = best(deeper.map((d) => d.decl));
+  if (Math.abs(top - inner) < DEPTH_MARGIN && shown.family !== 'callable') {
+    // A rule or a type shown alone is the top-level one (a CSS rule over its copy in `@media`).
+    return true;
+  }
+  if (Math.abs(top - inner) < DEPTH_MARGIN) {
+    throw new PlanRefusal({
+      status: 'ambiguous',
+      what: describeDecl(shown),
+      reason: `${shown.name} is declared at the top level and inside ${deeper.map((d) => describeDecl(d.parents[d.parents.length - 1])).join(', ')}, and the code block does not show which one it means; show the enclosing declaration (e.g. its class header) or keep the parameters as the file has them`,
+      places: [...tops, ...deeper.map((d) => d.decl)].map((d) => ({ start: d.lead, end: d.end + 1 })).sort((a, b) => a.start - b.start),
+    });
+  }
+  return top > inner;
 }
 
 export function firstFilled(lines: readonly string[], placeholders: readonly boolean[]): string {

@@ -9,7 +9,7 @@
 import { type Decl, describeDecl } from '../match/structure/outline';
 import { similarity } from '../match/fuzzy/similarity';
 import { leadOf, reindent } from './snippetIndent';
-import { childLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
+import { childLead, mayStandFor, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
 
 export interface Scope {
   file: { start: number; end: number; decls: readonly Decl[]; owner?: Decl };
@@ -47,7 +47,7 @@ function unitsOf(lines: readonly string[], start: number, end: number, decls: re
 
 /** The file declaration among `candidates` that `shown` is: by name, then family, kind and parameters. Refuses two or more. */
 export function findDecl(shown: Decl, candidates: readonly Decl[]): Decl | undefined {
-  let found = candidates.filter((d) => d.name === shown.name);
+  let found = candidates.filter((d) => d.name === shown.name && mayStandFor(shown, d));
   const narrow = (keep: (d: Decl) => boolean) => {
     const kept = found.filter(keep);
     if (kept.length > 0) {
@@ -60,10 +60,16 @@ export function findDecl(shown: Decl, candidates: readonly Decl[]): Decl | undef
     narrow((d) => d.params === shown.params);
   }
   if (found.length > 1) {
+    // Overloads (constructors, methods) are told apart by their parameter lists only: one the file does not
+    // have is no reason to pick one, nor to replace them all.
+    const byParams =
+      shown.params !== undefined && found.every((d) => d.params !== undefined)
+        ? ' by its parameter list: none of them has the parameters it shows; show the parameter list of the one to change as the file has it, or the lines around it'
+        : '; show the enclosing declaration or the lines around it';
     throw new PlanRefusal({
       status: 'ambiguous',
       what: describeDecl(shown),
-      reason: `${shown.name} is declared ${found.length} times here, and the code block does not show which one it means; show the enclosing declaration or the lines around it`,
+      reason: `${shown.name} is declared ${found.length} times here, and the code block does not show which one it means${byParams}`,
       places: found.map((d) => ({ start: d.lead, end: d.end + 1 })),
     });
   }
@@ -241,11 +247,15 @@ export function mergeScope(context: ScopeContext, scope: Scope): void {
   for (const right of [...all, [sUnits.length, fUnits.length] as [number, number]]) {
     const s = sUnits.slice(left[0] + 1, right[0]).filter((_, k) => !unplaced.has(left[0] + 1 + k));
     const f = fUnits.slice(left[1] + 1, right[1]);
+    const whole = s.length === right[0] - left[0] - 1 && left[0] >= 0 && right[0] < sUnits.length;
     mergeGap(context, scope, explicit, {
       s,
       f,
       leftEnd: left[1] >= 0 ? fUnits[left[1]].end : undefined,
       rightStart: right[1] < fUnits.length ? fUnits[right[1]].start : undefined,
+      ...(whole ? { between: { start: sUnits[left[0]].end, end: sUnits[right[0]].start } } : {}),
+      ...(left[0] >= 0 ? { leftPair: [firstLine(sUnits[left[0]]), firstLine(fUnits[left[1]])] as [number, number] } : {}),
+      ...(right[0] < sUnits.length ? { rightPair: [firstLine(sUnits[right[0]]), firstLine(fUnits[right[1]])] as [number, number] } : {}),
     });
     left = right;
   }
@@ -258,6 +268,25 @@ interface Gap {
   /** File line after the left paired unit, and of the right one; undefined at an end of the scope. */
   leftEnd?: number;
   rightStart?: number;
+  /** The block's lines between the two paired units, when both are units and the gap holds every unit between. */
+  between?: { start: number; end: number };
+  /** The first lines (the block's, the file's) of the paired units on each side. */
+  leftPair?: [number, number];
+  rightPair?: [number, number];
+}
+
+/** A unit's first line of code: a declaration's own first line, below its comments. */
+const firstLine = (unit: Unit): number => (unit.type === 'decl' ? unit.decl.start : unit.start);
+
+/**
+ * The scope with the indentation of the paired lines beside an insertion: at the top level the file's base
+ * is no declaration's (functions indented in an HTML `<script>`), so new lines follow their neighbour.
+ */
+function besidePair(context: ScopeContext, scope: Scope, pair: [number, number] | undefined): Scope {
+  if (scope.file.owner || !pair) {
+    return scope;
+  }
+  return { ...scope, indent: { from: leadOf(context.snippet.lines[pair[0]]), to: leadOf(context.file.lines[pair[1]]) } };
 }
 
 /** What the block says between two paired units, made into edits. */
@@ -266,11 +295,28 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
   const start = gap.leftEnd ?? scope.file.start;
   const end = gap.rightStart ?? scope.file.end;
   const holes = s.flatMap((u, i) => (u.type === 'placeholder' ? [i] : []));
+  if (s.length === 0 && !scope.file.owner && (gap.leftEnd === undefined || gap.rightStart === undefined)) {
+    // The block starts (or ends) at a line of the file: what the file has before (or after) it, the block
+    // does not show, so it stays (`<!DOCTYPE html>` above a `<head>` block).
+    return;
+  }
   const leftReal = gap.leftEnd !== undefined || scope.bounded;
   const rightReal = gap.rightStart !== undefined || scope.bounded;
   if (holes.length === 0 && explicit && leftReal && rightReal && !f.some((u) => u.type === 'decl')) {
     // A gap the block spells out: its lines replace the file's.
     if (s.length === 0 && f.length === 0) {
+      return;
+    }
+    if (gap.between && gap.leftEnd !== undefined && gap.rightStart !== undefined) {
+      // Between two paired units the block spells out every line, its blank lines at the edges too.
+      const { leftEnd: from, rightStart: to } = gap;
+      const shown = context.snippet.lines.slice(gap.between.start, gap.between.end);
+      const lines = reindent(shown, scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
+      if (!sameLines(fillBlanks(context, lines, to), context.file.lines.slice(from, to))) {
+        const action = f.length === 0 ? 'inserted' : 'changed';
+        const what = f.length === 0 ? `lines ${s[0].start + 1}-${s[s.length - 1].end} of the code block` : lineSpan(from, to);
+        addEdit(context, { action, what, fileStart: from, fileEnd: to }, from, to, lines);
+      }
       return;
     }
     if (f.length === 0) {
@@ -296,30 +342,40 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
       searchLines: context.snippet.lines.slice(middle[0].start, middle[middle.length - 1].end),
     });
   }
-  const { rest: preRest, after } = pairEdge(context, scope, pre, f, 'left', start);
+  const { rest: leftRest, after } = pairEdge(context, scope, pre, f, 'left', start);
   const { rest: postRest, before } = pairEdge(context, scope, post, f, 'right', end);
   if (holes.length === 0) {
-    // No placeholder: the block's new lines go after the unit they follow, else before the one they precede.
+    // No placeholder: the block's last lines that are the gap's last lines (a `});` closing what both show)
+    // stay the file's; the new lines go after the unit they follow, else before the one they precede.
+    const preRest = leftRest.length > 0 ? pairEdge(context, scope, leftRest, f, 'right', end, true).rest : leftRest;
     if (preRest.length > 0) {
       if (gap.leftEnd !== undefined) {
-        insertUnits(context, scope, preRest, after, 'after');
+        insertUnits(context, besidePair(context, scope, gap.leftPair), preRest, after, 'after');
       } else if (gap.rightStart !== undefined) {
-        insertUnits(context, scope, preRest, before, 'before');
+        insertUnits(context, besidePair(context, scope, gap.rightPair), preRest, before, 'before');
       } else {
         refuseUnanchored(context, preRest);
       }
     }
     return;
   }
-  if (preRest.length > 0) {
-    insertUnits(context, scope, preRest, after, 'after');
+  if (leftRest.length > 0) {
+    insertUnits(context, besidePair(context, scope, gap.leftPair), leftRest, after, 'after');
   }
   if (postRest.length > 0) {
-    insertUnits(context, scope, postRest, before, 'before');
+    insertUnits(context, besidePair(context, scope, gap.rightPair), postRest, before, 'before');
   }
 }
 
-/** Lines of the block beside a paired unit that read as the file's line there, changed. Returns what is left, and where. */
+/** A line that starts by closing a bracket (`}`, `});`, `]`): the end of a block of its own. */
+const CLOSES_BLOCK = /^\s*[})\]]/;
+
+/**
+ * Lines of the block beside a paired unit that read as the file's line there, changed. Returns what is left,
+ * and where. A block of lines whose opening line differs from the file's (`test('adds zero', () => {` beside
+ * the file's `test('adds', () => {`) is a new block, not that one changed, unless the line after the opening
+ * one is the file's line after it too: its lines join the file rather than take the file's block.
+ */
 function pairEdge(
   context: ScopeContext,
   scope: Scope,
@@ -327,29 +383,55 @@ function pairEdge(
   f: readonly Unit[],
   side: 'left' | 'right',
   at: number,
+  exactOnly = false,
 ): { rest: Unit[]; after: number; before: number } {
-  const rest = [...units];
   const order = side === 'left' ? f : [...f].reverse();
-  let position = at;
+  const inward = side === 'left' ? units : [...units].reverse();
+  const text = (lines: readonly string[], unit: Unit | undefined) => (unit ? lines[unit.start].trim().replace(/\s+/g, ' ') : '');
+  const mineOf = (unit: Unit | undefined) => text(context.snippet.lines, unit);
+  const theirsOf = (unit: Unit | undefined) => text(context.file.lines, unit);
   const alike = (unit: Unit | undefined, fileUnit: Unit | undefined): boolean =>
-    unit?.type === 'line' &&
-    fileUnit?.type === 'line' &&
-    similarity(context.snippet.lines[unit.start].trim(), context.file.lines[fileUnit.start].trim()) >= EDGE_PAIR_SCORE;
-  for (const [k, fileUnit] of order.entries()) {
-    const unit = side === 'left' ? rest[0] : rest[rest.length - 1];
-    if (!unit || !alike(unit, fileUnit)) {
+    unit?.type === 'line' && fileUnit?.type === 'line' && similarity(mineOf(unit), theirsOf(fileUnit)) >= EDGE_PAIR_SCORE;
+  const same = (unit: Unit | undefined, fileUnit: Unit | undefined): boolean =>
+    unit?.type === 'line' && fileUnit?.type === 'line' && mineOf(unit) === theirsOf(fileUnit);
+  let paired = 0;
+  // From the right, closing lines are met before their opening ones: how many lines were paired before each.
+  const closers: number[] = [];
+  for (let k = 0; k < order.length && k < inward.length; k++) {
+    const unit = inward[k];
+    const fileUnit = order[k];
+    if (exactOnly ? !same(unit, fileUnit) : !alike(unit, fileUnit)) {
       break;
     }
     const mine = context.snippet.lines[unit.start];
-    const theirs = context.file.lines[fileUnit.start];
-    // A line that opens a block (`CombinedStream.prototype.size = function() {` beside the file's
-    // `...append = function(stream) {`) is that line changed only if the block's next line is the file's
-    // next one too; else it opens a new block of its own, inserted.
-    if (side === 'left' && OPENS_BLOCK.test(mine) && rest.length > 1 && !alike(rest[1], order[k + 1])) {
-      break;
+    if (side === 'right' && CLOSES_BLOCK.test(mine)) {
+      closers.push(paired);
     }
-    const [line] = reindent([mine], scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
-    if (line !== theirs) {
+    if (OPENS_BLOCK.test(mine) && !same(unit, fileUnit)) {
+      // The line below the opening one, in the block and in the file.
+      const below =
+        side === 'left' ? inward[k + 1] === undefined || same(inward[k + 1], order[k + 1]) : k === 0 || same(inward[k - 1], order[k - 1]);
+      if (!below) {
+        paired = side === 'right' ? (closers.pop() ?? paired) : paired;
+        break;
+      }
+    } else if (side === 'right' && OPENS_BLOCK.test(mine)) {
+      closers.pop();
+    }
+    paired++;
+  }
+  let position = at;
+  for (let k = 0; k < paired; k++) {
+    const unit = inward[k];
+    const fileUnit = order[k];
+    const [line] = reindent(
+      [context.snippet.lines[unit.start]],
+      scope.indent.from,
+      scope.indent.to,
+      context.snippetStyle,
+      context.fileStyle,
+    );
+    if (line !== context.file.lines[fileUnit.start]) {
       addEdit(
         context,
         { action: 'changed', what: lineSpan(fileUnit.start, fileUnit.end), fileStart: fileUnit.start, fileEnd: fileUnit.end },
@@ -359,12 +441,8 @@ function pairEdge(
       );
     }
     position = side === 'left' ? fileUnit.end : fileUnit.start;
-    if (side === 'left') {
-      rest.shift();
-    } else {
-      rest.pop();
-    }
   }
+  const rest = side === 'left' ? units.slice(paired) : units.slice(0, units.length - paired);
   return { rest, after: side === 'left' ? position : at, before: side === 'right' ? position : at };
 }
 
@@ -433,27 +511,54 @@ function blanksAround(context: ScopeContext, at: number, step: 1 | -1): number {
   return i >= 0 && i < lines.length && !placeholders[i] ? count : 0;
 }
 
+/** Blank lines of the block directly above (-1) or below (1) its line `at`, whatever stands beyond them (0 at the block's end). */
+function blankRun(lines: readonly string[], at: number, step: 1 | -1): number {
+  let count = 0;
+  let i = at + step;
+  while (i >= 0 && i < lines.length && lines[i].trim() === '') {
+    count++;
+    i += step;
+  }
+  return i >= 0 && i < lines.length ? count : 0;
+}
+
 /** New units of the block inserted at file line `at`, after or before the unit beside them, with the scope's blank lines. */
 function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[], at: number, side: 'after' | 'before'): void {
+  const fileLines = context.file.lines;
   const lines = blockLines(context, scope, units);
   const hasDecl = units.some((u) => u.type === 'decl');
   const atScopeStart = at <= scope.file.start;
   const atScopeEnd = at >= scope.file.end;
+  if (atScopeEnd && !scope.file.owner) {
+    // At the end of the file: above its last line break (the empty last line), not after it.
+    while (at > scope.file.start && fileLines[at - 1].trim() === '') {
+      at--;
+    }
+  }
   // Declarations get the scope's usual blank lines; other lines the blank lines the block has on the side
   // they join the file (a CSS rule the block sets off by a blank line after the rule it follows).
-  const blockBlanks =
-    side === 'after' && !atScopeStart
-      ? blanksAround(context, units[0].start, -1)
-      : blanksAround(context, units[units.length - 1].end - 1, 1);
+  const joinAbove = (side === 'after' && !atScopeStart) || (side === 'before' && atScopeEnd);
+  const blockBlanks = joinAbove ? blanksAround(context, units[0].start, -1) : blanksAround(context, units[units.length - 1].end - 1, 1);
   const fields = units.every((u) => u.type === 'decl' && u.decl.family === 'value');
-  const blanks = new Array<string>(hasDecl ? usualGap(context, scope, fields, blockBlanks) : blockBlanks).fill('');
-  const written = side === 'after' && !atScopeStart ? [...blanks, ...lines] : !atScopeEnd ? [...lines, ...blanks] : [...blanks, ...lines];
+  // Beside a line that is no declaration (the `</script>` or `});` closing what holds them), the block's count.
+  const neighbour = joinAbove ? at - 1 : at;
+  const besideDecl = atScopeStart || atScopeEnd || scope.file.decls.some((d) => d.lead <= neighbour && neighbour <= d.end);
+  const usual = hasDecl && besideDecl ? usualGap(context, scope, fields, blockBlanks) : blockBlanks;
+  // On the other side, the blank lines the block has there (after a placeholder, say), where the file has none.
+  const otherBlock = joinAbove
+    ? blankRun(context.snippet.lines, units[units.length - 1].end - 1, 1)
+    : blankRun(context.snippet.lines, units[0].start, -1);
+  const fileHasBlank = joinAbove ? at < fileLines.length && fileLines[at].trim() === '' : at > 0 && fileLines[at - 1].trim() === '';
+  const otherEdge = joinAbove ? atScopeEnd : atScopeStart;
+  const other = otherBlock > 0 && !fileHasBlank && !otherEdge ? (hasDecl ? usualGap(context, scope, fields, otherBlock) : otherBlock) : 0;
+  const above = new Array<string>(joinAbove ? usual : other).fill('');
+  const below = new Array<string>(joinAbove ? other : usual).fill('');
   const decls = units.filter((u): u is Extract<Unit, { type: 'decl' }> => u.type === 'decl');
   const what =
     decls.length > 0
       ? decls.map((u) => describeOwned(u.decl, scope)).join(', ')
       : `lines ${units[0].start + 1}-${units[units.length - 1].end} of the code block`;
-  addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, written);
+  addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, [...above, ...lines, ...below]);
 }
 
 /** Export and visibility words that open a declaration's first line (`export default`, Rust's `pub(crate)`). */
@@ -510,6 +615,10 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
   }
   const indent = { from: leadOf(snippet.lines[shown.start]), to: leadOf(file.lines[target.start]) };
   const stretch = (sFrom: number, sTo: number, fFrom: number, fTo: number, what: string) => {
+    if (sTo > sFrom && snippet.implied?.slice(sFrom, sTo).every(Boolean)) {
+      // Closing lines the block left to its last placeholder: the file's stay as they are.
+      return;
+    }
     const lines = reindent(snippet.lines.slice(sFrom, sTo), indent.from, indent.to, context.snippetStyle, context.fileStyle);
     if (sFrom === shown.start && lines.length > 0) {
       lines[0] = headerLine(lines[0], file.lines[target.start]);
@@ -563,5 +672,25 @@ function sameLines(a: readonly string[], b: readonly string[]): boolean {
 
 function addEdit(context: ScopeContext, part: SnippetPart, start: number, end: number, lines: string[]): void {
   context.parts.push(part);
-  context.edits.push({ start, end, lines, part: context.parts.length - 1 });
+  context.edits.push({ start, end, lines: fillBlanks(context, lines, end), part: context.parts.length - 1 });
+}
+
+/**
+ * In a file whose blank lines inside bodies keep the indentation (an editor that leaves it), a blank line
+ * written there gets the indentation of the line below it (in `lines`, else the file's line `next`).
+ */
+function fillBlanks(context: ScopeContext, lines: string[], next: number): string[] {
+  if (!context.fileStyle.indentedBlanks) {
+    return lines;
+  }
+  let below = leadOf(context.file.lines[next] ?? '');
+  const filled = [...lines];
+  for (let i = filled.length - 1; i >= 0; i--) {
+    if (filled[i].trim() === '') {
+      filled[i] = below;
+    } else {
+      below = leadOf(filled[i]);
+    }
+  }
+  return filled;
 }

@@ -9,6 +9,8 @@ export interface SnippetView {
   lines: readonly string[];
   placeholders: readonly boolean[];
   outline: Outline;
+  /** Lines the block left out and its reading put in (the closing braces a last placeholder stands for). */
+  implied?: readonly boolean[];
 }
 
 export interface FileView {
@@ -99,4 +101,10 @@ export function childLead(context: Pick<ScopeContext, 'file' | 'fileStyle'>, own
   }
   const header = leadOf(context.file.lines[owner.start]);
   return header + (context.fileStyle.tabs ? '\t' : ' '.repeat(context.fileStyle.unit));
+}
+
+/** Whether a declaration the block shows may be the file's `decl`: a callable is no type (a constructor is not its class). */
+export function mayStandFor(shown: Decl, decl: Decl): boolean {
+  const families = new Set([shown.family, decl.family]);
+  return !(families.has('callable') && families.has('type'));
 }

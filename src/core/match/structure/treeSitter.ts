@@ -516,8 +516,14 @@ class DeclReader {
         const start = (header && header.type !== 'comment' ? header.endPosition.row : decl.start) + 1;
         return start <= decl.end ? { start: Math.min(start, open), end: decl.end } : undefined;
       }
-      // An indented block (Python): from its first line, if that is below the header, to the declaration's end.
-      return open > decl.start ? { start: open, end: decl.end + 1 } : undefined;
+      // An indented block (Python): from the line after the header's `:` (blank and comment lines above the
+      // first statement are the body's, not the header's), to the declaration's end.
+      let colon = body.previousSibling;
+      while (colon && colon.type !== ':') {
+        colon = colon.previousSibling;
+      }
+      const start = colon ? Math.min(open, colon.endPosition.row + 1) : open;
+      return open > decl.start ? { start: Math.max(start, decl.start + 1), end: decl.end + 1 } : undefined;
     }
     const openLine = this.lines[open] ?? '';
     const braceColumn = body.type === 'interface_type' ? openLine.indexOf('{', body.startPosition.column) : body.startPosition.column;
