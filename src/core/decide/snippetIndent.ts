@@ -44,6 +44,10 @@ export function indentStyle(lines: readonly string[]): IndentStyle {
       spaced++;
     }
     const cols = columnsOf(lead);
+    if (/^\*/.test(line.trim())) {
+      // The ` * ` lines of a block comment stand one column in: no step of the indentation.
+      continue;
+    }
     const step = cols - previous;
     if (step > 0 && step <= 8) {
       steps.set(step, (steps.get(step) ?? 0) + 1);
@@ -81,7 +85,7 @@ export function indentStyle(lines: readonly string[]): IndentStyle {
     mixed: tabbed > 0 && spaced > 0,
     unit: unit || TAB_COLUMNS,
     indentedBlanks: keptBlanks > emptyBlanks,
-    measured: tabs || steps.size > 0,
+    measured: tabs || unit >= 2,
   };
 }
 
