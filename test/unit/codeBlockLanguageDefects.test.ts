@@ -373,3 +373,57 @@ describe('a comment that contains a placeholder word', () => {
     assert.equal(blocks.content, edited);
   });
 });
+
+const DOOR_CS = `using System;
+using System.Collections;
+using UnityEngine;
+
+public class Door : MonoBehaviour
+{
+    /// <summary>
+    /// Opens the door when the player is near.
+    /// The door stays open for <see cref="openTime"/> seconds,
+    /// then closes on its own unless the player is still inside.
+    /// </summary>
+    public void Open()
+    {
+        StartCoroutine(OpenRoutine());
+    }
+}
+`;
+
+describe('sketches applied as edits', () => {
+  test('a prose first line, a note appended to a line of the file, a doc comment cut short: refused, naming what looked unintended', async () => {
+    const prose = await apply(
+      DOOR_CS,
+      'Current usings in Door.cs:\nusing System;\nusing System.Collections;\nusing UnityEngine;\nusing UnityEngine.Events;',
+      'Door.cs',
+    );
+    assert.equal(prose.status, 'invalid', prose.message);
+    assert.match(prose.message, /line 1 of the code block \("Current usings in Door\.cs:"\) is prose/);
+
+    const note = await apply(
+      DOOR_CS,
+      'using System;\nusing System.Collections;  // this using is needed\nusing UnityEngine;\nusing UnityEngine.Events;',
+      'Door.cs',
+    );
+    assert.equal(note.status, 'invalid', note.message);
+    assert.match(note.message, /line 2 of the code block is a line of the file with a note added \("this using is needed"\)/);
+
+    const shortened = await apply(
+      DOOR_CS,
+      '    /// <summary>\n    /// Opens the door when the player is near.\n    /// </summary>\n    public void Open()\n    {\n        StartCoroutine(OpenRoutine());\n        onOpened.Invoke();\n    }',
+      'Door.cs',
+    );
+    assert.equal(shortened.status, 'invalid', shortened.message);
+    assert.match(shortened.message, /3 of the 5 lines of the comment above method Open/);
+
+    // The same block with the whole comment, or a new trailing comment on a changed line, applies.
+    const whole = await apply(
+      DOOR_CS,
+      DOOR_CS.split('\n').slice(6, 15).join('\n').replace('OpenRoutine());', 'OpenRoutine());  // starts the timer'),
+      'Door.cs',
+    );
+    assert.equal(whole.status, 'applied', whole.message);
+  });
+});

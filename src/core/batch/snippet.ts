@@ -16,6 +16,7 @@ import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
 import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
 import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
 import { closeAfterLastPlaceholder, closesDeclarations } from '../decide/snippetClosers';
+import { sketchReason } from '../decide/snippetSketch';
 import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
 import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
 import { alignEqual } from '../write/align';
@@ -298,6 +299,10 @@ async function applyRead(
     // asks for code the block does not show: written as it stands, it would replace that code.
     const reason = `line ${uncertain + 1} of the block (${JSON.stringify(snippetLines[uncertain].trim())}) leaves code out but does not say that the file's code stays there; write the code it stands for, or a plain placeholder (\`// ... existing code ...\`)`;
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
+  }
+  const sketch = sketchReason({ lines: fileLines, outline: fileOutline }, { lines: snippetLines, placeholders, outline: snippetOutline });
+  if (sketch !== undefined) {
+    return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason: sketch }, fileName, report);
   }
   if (snippetOutline.errors > 0 && fileOutline.errors === 0) {
     // Where the block does not parse, its declarations' extents are guesses: refuse rather than place a guess.
