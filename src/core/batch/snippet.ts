@@ -15,7 +15,7 @@ import { type GrammarSource, type KeptParse, parseOutline, parseOutlineKept, pre
 import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
 import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
 import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
-import { closeAfterLastPlaceholder, closesDeclarations } from '../decide/snippetClosers';
+import { type ClosedBlock, closeAfterLastPlaceholder, closesDeclarations } from '../decide/snippetClosers';
 import { sketchReason } from '../decide/snippetSketch';
 import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
 import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
@@ -259,6 +259,27 @@ export async function applySnippetWith(
   }
 }
 
+/** The block's lines, which of them are placeholders, and its outline (closed after a last placeholder that leaves declarations open). */
+function readBlock(snippet: SnippetInput, options: SnippetOptions, readers: Readers, context: { languageId?: string; fileName?: string }) {
+  // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
+  // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
+  const python = snippetOutlineReaderIsPython(snippet, options);
+  let snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
+  let placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
+  let snippetOutline = readers.readSnippet(snippetLines, placeholders);
+  let implied: ClosedBlock['implied'] | undefined;
+  // A last placeholder that leaves the class (and its namespace) open stands for the rest, braces included.
+  const closed = snippetOutline.errors > 0 ? closeAfterLastPlaceholder(snippetLines, placeholders) : undefined;
+  const closedOutline = closed && readers.readSnippet(closed.lines, closed.placeholders);
+  if (closed && closedOutline && closesDeclarations(closedOutline, closed.implied)) {
+    ({ lines: snippetLines, placeholders } = closed);
+    snippetOutline = closedOutline;
+    implied = closed.implied;
+  }
+  trimPlaceholderLeads(snippetOutline.decls, placeholders);
+  return { snippetLines, placeholders, snippetOutline, implied };
+}
+
 async function applyRead(
   documentText: string,
   snippet: SnippetInput,
@@ -269,20 +290,7 @@ async function applyRead(
 ): Promise<SnippetResult> {
   const fileName = options.fileName ?? snippet.fileName ?? 'the file';
   const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };
-  // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
-  // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
-  const python = snippetOutlineReaderIsPython(snippet, options);
-  let snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
-  let placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
-  let snippetOutline = readers.readSnippet(snippetLines, placeholders);
-  // A last placeholder that leaves the class (and its namespace) open stands for the rest, braces included.
-  const closed = snippetOutline.errors > 0 ? closeAfterLastPlaceholder(snippetLines, placeholders) : undefined;
-  const closedOutline = closed && readers.readSnippet(closed.lines, closed.placeholders);
-  if (closed && closedOutline && closesDeclarations(closedOutline, closed.implied)) {
-    ({ lines: snippetLines, placeholders } = closed);
-    snippetOutline = closedOutline;
-  }
-  trimPlaceholderLeads(snippetOutline.decls, placeholders);
+  const { snippetLines, placeholders, snippetOutline, implied } = readBlock(snippet, options, readers, context);
   const text = documentText.replace(/\r\n/g, '\n');
   const fileLines = splitLines(text);
   const fileOutline = readers.read(text, fileLines);
@@ -311,7 +319,6 @@ async function applyRead(
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
   }
   const config = isConfigFile(context.languageId, context.fileName);
-  const implied = snippetOutline === closedOutline ? closed?.implied : undefined;
   const plan = planSnippet(
     { lines: fileLines, outline: fileOutline, config },
     { lines: snippetLines, placeholders, outline: snippetOutline, implied },
