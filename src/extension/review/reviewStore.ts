@@ -22,7 +22,10 @@ export class ReviewStore implements vscode.Disposable {
       onDidApplyChanges((applied) => applied.forEach((a) => this.start(a))),
       vscode.workspace.onDidChangeTextDocument((e) => this.follow(e)),
       // A file opened again: its hunks found by their text (it may have changed on disk).
-      vscode.workspace.onDidOpenTextDocument((d) => this.update(d.uri, (hunks) => reopenReview(hunks, d.getText()))),
+      // Only a document with a review: in the web worker host the engine may still be loading at start-up.
+      vscode.workspace.onDidOpenTextDocument(
+        (d) => this.reviews.has(d.uri.toString()) && this.update(d.uri, (hunks) => reopenReview(hunks, d.getText())),
+      ),
       // An untitled document's text is gone once closed; a file's review waits for it to be opened again.
       vscode.workspace.onDidCloseTextDocument((d) => d.uri.scheme === 'untitled' && this.end(d.uri)),
     ];

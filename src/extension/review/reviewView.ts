@@ -89,9 +89,14 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const pending = this.store.pending(document.uri);
+    if (pending.length === 0) {
+      // No review, no engine call: in the web worker host the engine may still be loading when lenses are asked for.
+      return [];
+    }
     const uri = document.uri.toString();
     const last = document.lineCount - 1;
-    return reviewLenses(this.store.pending(document.uri)).map((lens) => {
+    return reviewLenses(pending).map((lens) => {
       const line = Math.min(last, lens.line);
       return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
         title: lens.title,
