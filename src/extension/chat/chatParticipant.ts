@@ -326,12 +326,14 @@ function renderPlan(stream: vscode.ChatResponseStream, plan: BatchPlan, ready: b
     stream.markdown('\n---\n\n');
     stream.anchor(part.uri, part.label);
     stream.markdown(` (${part.blocks.length} block${part.blocks.length === 1 ? '' : 's'})\n`);
-    for (const outcome of part.result.blocks) {
-      renderBlock(stream, part, outcome);
-    }
+    // The review line comes before the blocks' buttons: markdown streamed after them folds the reply into
+    // "Completed N steps" in VS Code 1.139, hiding the Apply buttons.
     const changes = part.result.content === undefined ? '' : changesLine(part.text, part.result.content, part.uri);
     if (changes) {
       stream.markdown(`\n_${escapeMarkdown(changes)}_\n`);
+    }
+    for (const outcome of part.result.blocks) {
+      renderBlock(stream, part, outcome);
     }
     if (part.result.status !== 'applied') {
       stream.button({
