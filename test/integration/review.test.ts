@@ -1,7 +1,8 @@
 // Review each change (issue 27) in the real editor: an apply through the language model tool marks each
 // changed place with Keep | Undo lenses; Undo of one change restores exactly it (also after typing
 // elsewhere), never over the user's typing; Keep all ends the review; Ctrl+Z walks back through a
-// change's Undo and the apply to the original; a whole patch over two files has a review in each.
+// change's Undo and the apply to the original; a whole patch over two files has a review in each, and the
+// files list (quick pick) opens the picked file at its first change.
 import * as assert from 'node:assert/strict';
 import { setup, suite, suiteSetup, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
@@ -205,6 +206,18 @@ suite('review each change: Keep or Undo every changed place of an apply', functi
     assert.equal(other.getText(), withChanges([0, 2]));
     assert.equal(await pendingCount(doc.uri), 2);
     assert.equal(await pendingCount(other.uri), 2);
+    // The files list (quick pick): both files are offered; picking one opens it at its first change.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const picking = vscode.commands.executeCommand('resilientApply.review.files');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await picking;
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'picking a file opens it');
+    assert.ok([doc.uri.toString(), other.uri.toString()].includes(editor.document.uri.toString()), editor.document.uri.toString());
+    const firstChange = (await api()).review.pending(editor.document.uri)[0].line;
+    assert.equal(editor.selection.active.line, firstChange, 'the cursor is on the first change to review');
   });
 
   test('resilientApply.review: "never" marks nothing, "always" marks a single change; the tool answers the same', async () => {
