@@ -109,6 +109,8 @@ const SYNOPSIS_COMMENTS: Record<string, string> = { 'e.g. git diff | resilient-a
 const SNIPPET_EXAMPLE = "printf 'def total(items):\\n    return sum(items) * 2\\n' | resilient-apply apply shop.py --snippet - --json";
 /** The near-miss example of "How blocks are matched". */
 const NEAR_MISS_EXAMPLE = 'resilient-apply apply m.go --blocks fix.txt';
+/** The example of "Elisions". */
+const ELISION_EXAMPLE = 'resilient-apply apply loader.py --blocks elided.txt';
 /** Files for the code block example of "Code blocks" (the README names shop.py but does not show it). */
 const SHOP_PY = 'def total(items):\n    return sum(items)\n\n\ndef count(items):\n    return len(items)\n';
 
@@ -132,6 +134,26 @@ function outputShownFor(command: string): { text: string; exitCode: number } {
     .join(' ');
   const exit = /exits with code (\d)/.exec(between);
   return { text: blocks[index + 1].text, exitCode: exit ? Number(exit[1]) : 0 };
+}
+
+/**
+ * Runs an example the README shows in full: its files (each the fenced block after its marker), the command,
+ * and the output block after the command, which must be what the command prints, with the exit code the
+ * text between them states ("exits with code 1"; else 0).
+ */
+function shownExample(command: string, markers: Record<string, string>): { files: Record<string, string>; dir: string } {
+  const files = Object.fromEntries(Object.entries(markers).map(([name, marker]) => [name, fileAfter(marker)]));
+  const dir = folder(files);
+  const r = sh(command, dir);
+  const shown = outputShownFor(command);
+  const printed = r.stdout.replace(/\n$/, '');
+  assert.equal(
+    printed,
+    shown.text,
+    `the README shows another output for \`${command}\`; it prints (indent by 4 for the README):\n${printed}`,
+  );
+  assert.equal(r.code, shown.exitCode, `the exit code the README states for \`${command}\``);
+  return { files, dir };
 }
 
 /** `resilient-apply --help` of the installed command (set by the RUN step). */
@@ -207,18 +229,19 @@ const RUN: { line: string; run: () => void }[] = [
   {
     line: NEAR_MISS_EXAMPLE,
     run: () => {
-      const files = { 'm.go': fileAfter('With this `m.go`:'), 'fix.txt': fileAfter('and this `fix.txt`') };
-      const dir = folder(files);
-      const r = sh(NEAR_MISS_EXAMPLE, dir);
-      const shown = outputShownFor(NEAR_MISS_EXAMPLE);
-      const printed = r.stdout.replace(/\n$/, '');
-      assert.equal(
-        printed,
-        shown.text,
-        `the README shows another output for \`${NEAR_MISS_EXAMPLE}\`; what it prints (indent by 4 for the README):\n${printed}`,
-      );
-      assert.equal(r.code, shown.exitCode, 'the exit code the README states');
+      const { files, dir } = shownExample(NEAR_MISS_EXAMPLE, { 'm.go': 'With this `m.go`:', 'fix.txt': 'and this `fix.txt`' });
       assert.equal(fs.readFileSync(path.join(dir, 'm.go'), 'utf8'), files['m.go'], 'a near miss writes nothing');
+    },
+  },
+  {
+    line: ELISION_EXAMPLE,
+    run: () => {
+      const { files, dir } = shownExample(ELISION_EXAMPLE, {
+        'loader.py': 'With this `loader.py`:',
+        'elided.txt': 'and this `elided.txt`',
+      });
+      const written = files['loader.py'].replace('def load(path):', 'def load(path, strict=False):');
+      assert.equal(fs.readFileSync(path.join(dir, 'loader.py'), 'utf8'), written, 'only the def line changed');
     },
   },
 ];
