@@ -419,6 +419,33 @@ describe('README doc test', { skip: process.platform === 'win32' ? 'a POSIX shel
     }
   });
 
+  test('the commands, settings, tool and chat participant the README names are those of package.json', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      contributes: {
+        commands: { category: string; title: string }[];
+        languageModelTools: { toolReferenceName: string }[];
+        chatParticipants: { name: string }[];
+      };
+    };
+    const titles = new Set(manifest.contributes.commands.map((c) => `${c.category}: ${c.title}`));
+    const named = [...README.matchAll(/(?:\*\*|\| )(Resilient Apply: [^*|]+?)(?:\*\*| \|)/g)].map((m) => m[1].replace(/\s+/g, ' '));
+    assert.ok(named.length >= 6, 'the README names the commands');
+    assert.deepEqual(
+      named.filter((n) => !titles.has(n)),
+      [],
+      'command names the README uses that package.json does not contribute',
+    );
+    const manifestText = JSON.stringify(manifest);
+    const settings = [...new Set(README.match(/\bresilientApply\.[\w.]*\w/g))];
+    assert.deepEqual(
+      settings.filter((s) => !manifestText.includes(`"${s}"`)),
+      [],
+      'setting names the README uses that package.json does not have',
+    );
+    assert.ok(README.includes('`#applyBlocks`') && manifest.contributes.languageModelTools[0].toolReferenceName === 'applyBlocks');
+    assert.ok(README.includes('`@apply`') && manifest.contributes.chatParticipants[0].name === 'apply');
+  });
+
   test('every MCP snippet parses and the command it names starts the server (initialize, tools/list)', async () => {
     const snippets = mcpSnippets();
     assert.deepEqual(
