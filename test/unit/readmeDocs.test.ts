@@ -446,6 +446,16 @@ describe('README doc test', { skip: process.platform === 'win32' ? 'a POSIX shel
     assert.ok(README.includes('`@apply`') && manifest.contributes.chatParticipants[0].name === 'apply');
   });
 
+  test('every relative link and image of the README is a file of the repository (the .vsix carries the images)', () => {
+    const targets = [...README.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:|^#/.test(t));
+    assert.ok(targets.length > 0);
+    assert.deepEqual(
+      targets.filter((t) => !fs.existsSync(path.join(ROOT, t))),
+      [],
+      'README links to files that do not exist',
+    );
+  });
+
   test('every MCP snippet parses and the command it names starts the server (initialize, tools/list)', async () => {
     const snippets = mcpSnippets();
     assert.deepEqual(
