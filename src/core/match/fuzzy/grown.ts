@@ -21,6 +21,8 @@ export interface GrownSpan {
   start: number;
   end: number;
   grown: number;
+  /** Both its edge lines equal SEARCH's, one of them beyond the window it was found from. */
+  proven: boolean;
 }
 
 /**
@@ -56,18 +58,26 @@ export function grownSpan(
   pairing: LinePairing,
   budget: Budget,
 ): GrownSpan | undefined {
-  // A window from a line like SEARCH's first to one like its last does not stop short.
-  if (n < 3 || n > MAX_SPANNED_SEARCH || (pairing.pairs(0, w.start) && pairing.pairs(n - 1, w.end - 1))) {
+  if (n < 3 || n > MAX_SPANNED_SEARCH) {
     return undefined;
   }
-  // The region must pair lines w cannot: a whole region (twins side by side) is not stretched over its neighbour.
+  // Lines grown right after SEARCH's first line (or right before its last) push that line out of w:
+  // the file has it, equal, just beyond w, and w holds only look-alikes of it.
+  const edgeOut = edgeBeyond(w, n, M, mostGrown(n) + 1, pairing);
+  // A window from a line like SEARCH's first to one like its last does not stop short.
+  if (!edgeOut && pairing.pairs(0, w.start) && pairing.pairs(n - 1, w.end - 1)) {
+    return undefined;
+  }
+  // The region must pair lines w cannot: a whole region (twins side by side) is not stretched over its
+  // neighbour. A region reaching an edge line out of w may pair no more than w (w paired a look-alike).
+  const gain = edgeOut ? 0 : MIN_GAIN;
   budget.spend(n * (w.end - w.start));
   const within = pairedWithin(n, w, (i, j) => pairing.pairs(i, j));
   const missing = n - within;
-  if (missing < MIN_GAIN) {
+  if (missing < gain) {
     return undefined;
   }
-  const reach = mostGrown(n) + missing;
+  const reach = mostGrown(n) + Math.max(1, missing);
   const lo = Math.max(0, w.start - reach);
   const hi = Math.min(M, w.end + reach);
   // What the region adds must hold a line equal to one of SEARCH's (checked on the pairing below).
@@ -76,17 +86,24 @@ export function grownSpan(
   }
   const width = hi - lo;
   budget.spend(2 * n * width);
-  const chain = inOrderPairs(n, width, (i, c) => pairing.pairs(i, lo + c));
+  // A line equal to its SEARCH line weighs twice a look-alike: in repetitive code (debug(...) lines
+  // between calls) a chain of look-alikes is shorter than the region's own lines.
+  const chain = inOrderPairs(n, width, (i, c) => (!pairing.pairs(i, lo + c) ? 0 : pairing.equal(i, lo + c) === 'evidence' ? 2 : 1));
   if (!chain || chain.length < n - Math.floor(n / 4)) {
     return undefined;
   }
   const start = lo + chain[0][1];
   const end = lo + chain[chain.length - 1][1] + 1;
   const grown = end - start - chain.length;
-  if (grown < 1 || grown > mostGrown(n) || start > w.start || end < w.end) {
+  // The region holds w; or, when an edge line is out of w, it shares lines with w and both its edge
+  // lines are SEARCH's, equal (w was a look-alike shifted towards the grown lines and beyond them).
+  const holds = start <= w.start && end >= w.end;
+  const shifted =
+    edgeOut && start < w.end && end > w.start && pairing.equal(0, start) === 'evidence' && pairing.equal(n - 1, end - 1) === 'evidence';
+  if (grown < 1 || grown > mostGrown(n) || !(holds || shifted)) {
     return undefined;
   }
-  if (chain.length - within < MIN_GAIN) {
+  if (chain.length - within < gain) {
     return undefined;
   }
   let outside = 0;
@@ -100,7 +117,26 @@ export function grownSpan(
       evidence += e === 'evidence' ? 1 : 0;
     }
   }
-  return evidence >= 1 && 2 * equal >= outside ? { start, end, grown } : undefined;
+  return evidence >= 1 && 2 * equal >= outside ? { start, end, grown, proven: shifted } : undefined;
+}
+
+/**
+ * Whether SEARCH's first line is equal (with words) to none of w's lines but to one of the `reach` lines
+ * before w, or the same of its last line and the lines after w.
+ */
+function edgeBeyond(w: { start: number; end: number }, n: number, M: number, reach: number, pairing: LinePairing): boolean {
+  const equalIn = (i: number, a: number, b: number): boolean => {
+    for (let j = Math.max(0, a); j < Math.min(M, b); j++) {
+      if (pairing.equal(i, j) === 'evidence') {
+        return true;
+      }
+    }
+    return false;
+  };
+  return (
+    (equalIn(0, w.start - reach, w.start) && !equalIn(0, w.start, w.end)) ||
+    (equalIn(n - 1, w.end, w.end + reach) && !equalIn(n - 1, w.start, w.end))
+  );
 }
 
 /** Whether one of the document lines [a, b) equals a SEARCH line with words. */
@@ -127,12 +163,12 @@ function pairedWithin(n: number, w: { start: number; end: number }, pairs: (i: n
 }
 
 /**
- * The in-order pairing of SEARCH lines 0..n-1 with columns 0..width-1 (pairs(i, c)) that pairs both
- * line 0 and line n-1, with the most pairs, then the shortest span: [line, column] pairs in order, or
- * undefined when there is none. A longest common subsequence where every cell carries the best chain
- * so far: its pair count, where it starts, and its last pair.
+ * The in-order pairing of SEARCH lines 0..n-1 with columns 0..width-1 (weight(i, c) > 0: they pair)
+ * that pairs both line 0 and line n-1, with the most weight, then the shortest span: [line, column]
+ * pairs in order, or undefined when there is none. A heaviest common subsequence where every cell
+ * carries the best chain so far: its weight, where it starts, and its last pair.
  */
-function inOrderPairs(n: number, width: number, pairs: (i: number, c: number) => boolean): Array<[number, number]> | undefined {
+function inOrderPairs(n: number, width: number, weight: (i: number, c: number) => number): Array<[number, number]> | undefined {
   // Per cell (i, c): the best chain of lines 0..i within columns 0..c that pairs line 0 (count -1: none),
   // its first column and its last pair cell; per pair cell, the last pair cell of the chain before it.
   const count = new Int32Array(n * width).fill(-1);
@@ -162,8 +198,9 @@ function inOrderPairs(n: number, width: number, pairs: (i: number, c: number) =>
         carry(at - width);
       }
       const diagonal = i === 0 ? 0 : c > 0 ? count[at - width - 1] : -1;
-      if (diagonal >= 0 && pairs(i, c)) {
-        const here = diagonal + 1;
+      const w = diagonal >= 0 ? weight(i, c) : 0;
+      if (w > 0) {
+        const here = diagonal + w;
         const start = i === 0 ? c : first[at - width - 1];
         before[at] = i === 0 ? -1 : lastPair[at - width - 1];
         if (i === n - 1 && (best < 0 || here > bestCount || (here === bestCount && c - start < bestSpan))) {
@@ -210,14 +247,20 @@ export function withGrownRegions(
   const spans: FuzzyWindow[] = [];
   for (const w of all.slice(0, SPANNED_WINDOWS)) {
     const span = grownSpan(w, n, M, pairing, budget);
-    if (!span || span.start > w.start || span.end < w.end) {
+    if (!span) {
       continue;
     }
-    const same = spans.find((f) => f.start === span.start && f.end === span.end);
+    const { start, end, grown } = span;
+    const same = spans.find((f) => f.start === start && f.end === end);
+    const scored = out.find((f) => f.start === start && f.end === end);
     if (same) {
       same.score = Math.max(same.score, w.score);
-    } else if (!windows.known(span.start, span.end)) {
-      spans.push({ ...span, score: Math.max(w.score, windows.score(span.start, span.end)) });
+    } else if (!windows.known(start, end)) {
+      spans.push({ start, end, grown, score: Math.max(w.score, windows.score(start, end)) });
+    } else if (span.proven && scored && scored !== w) {
+      // A proven region scored before, below the look-alike it was found from, takes its place too.
+      out.splice(out.indexOf(scored), 1);
+      spans.push({ start, end, grown, score: Math.max(w.score, scored.score) });
     } else {
       continue;
     }

@@ -25,11 +25,16 @@ export class WindowScorer {
   private readonly bag: WindowBag;
   private readonly aligner: LineAligner;
   private readonly evidence: ExactEvidence;
+  private readonly lines: DocLineCache;
+  /** Non-blank document lines. */
+  readonly M: number;
 
   constructor(docLines: readonly string[], nonBlank: Int32Array, search: readonly string[], searchKeys: readonly string[], budget: Budget) {
     const sims = new SimTable(search.length);
     const bigrams = searchBigrams(search);
     const lines = new DocLineCache(docLines, nonBlank, bigrams.ids, sims, search.length, budget);
+    this.lines = lines;
+    this.M = nonBlank.length;
     this.bag = new WindowBag(bigrams, lines, budget);
     this.aligner = new LineAligner(search, bigrams.searchIds, bigrams.ids.size, sims, lines, budget);
     this.evidence = new ExactEvidence(search, searchKeys, nonBlank.length, lines, this.aligner, budget);
@@ -50,6 +55,11 @@ export class WindowScorer {
     // SEARCH's closes half of what look-alike similarity leaves open.
     const exact = this.evidence.exactShare(a, b);
     return look + EXACT_WEIGHT * exact * (1 - look);
+  }
+
+  /** Non-blank document line j, trimmed, inner spaces collapsed. */
+  norm(j: number): string {
+    return this.lines.norm(j);
   }
 
   /** See ExactEvidence.exactShare. */

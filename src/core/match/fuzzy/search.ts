@@ -21,7 +21,7 @@
 // This file is the entry: findFuzzyCandidates runs the stages, each a file of this folder, in this
 // order: measure.ts (the non-blank lines) -> exactPass.ts, keyMatcher.ts, exactLines.ts (lines equal to
 // SEARCH's) -> estimate.ts, prefilter.ts (look-alike regions) -> regions.ts (seeds scored, edges
-// refined) -> ranking.ts, grown.ts, twins.ts (the candidates). scorer.ts scores windows for all of them, from
+// refined) -> ranking.ts, grown.ts, shadows.ts, twins.ts (the candidates). scorer.ts scores windows for all of them, from
 // windowBag.ts, aligner.ts and evidence.ts over docLines.ts and pairIds.ts; lineText.ts, similarity.ts,
 // budget.ts and window.ts are shared by all.
 
@@ -36,6 +36,7 @@ import { prefilter } from './prefilter';
 import { pickCandidates, settleLeading, strongestRival } from './ranking';
 import { withGrownRegions } from './grown';
 import { evidenceRegions, lookAlikeRegions, refineEdges, ScoredWindows } from './regions';
+import { offShadowEdges } from './shadows';
 import { WindowScorer } from './scorer';
 import { findTwinsOf } from './twins';
 import { byScoreThenStart, type FuzzyWindow } from './window';
@@ -194,6 +195,7 @@ function searchWholeDocument(
   untilCapReached(() => {
     all = withGrownRegions(all, search.length, lines.nonBlank.length, scorer, windows, budget);
   });
+  all = offShadowEdges(all, scorer, searchKeys, (a, b) => windows.score(a, b));
   const taken = pickCandidates(all, findTwinsOf(docLines, lines.nonBlank, budget, exact), maxCandidates, options.minScore);
   const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
     start: lines.nonBlank[w.start],
