@@ -1,6 +1,7 @@
 // Configuration snippets merged by key (issue 26) in the real extension host: a package.json fragment
 // through @apply and through the Markdown CodeLens (review, Apply, one undo restores the file), a tsconfig
-// with comments through the tool's `code`, and an ambiguous key refused with nothing changed.
+// with comments through the tool's `code`, a YAML subtree through the clipboard command, and an ambiguous
+// key refused with nothing changed (and no place offered).
 import * as assert from 'node:assert/strict';
 import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
@@ -131,6 +132,27 @@ suite('configuration files: merged by key from every editor way in', () => {
     const recorder = await askApply(`\`\`\`json ${path}\n"timeout": 60\n\`\`\`\n`);
     assert.match(recorder.text, /server\.timeout/);
     assert.match(recorder.text, /client\.timeout/);
+    // No "Apply here": written over the chosen line the key would break the JSON.
+    assert.deepEqual(
+      recorder.buttons.map((b) => b.title),
+      ['Copy message for the model'],
+    );
+    assert.equal(doc.getText(), source);
+  });
+
+  test('the clipboard command with a YAML subtree for a compose file: review, Apply sets the nested key in place (no second services:)', async () => {
+    const path = `${dir()}/compose.yaml`;
+    const source =
+      "# Local stack\nservices:\n  web:\n    image: 'shop/web:1.4.2' # pinned\n    ports:\n      - '8080:80'\n  db:\n    image: postgres:16\n";
+    const doc = await openFile(path, source);
+    await vscode.env.clipboard.writeText('Bump the web image:\n\n```yaml\nservices:\n  web:\n    image: shop/web:1.5.0\n```\n');
+    const outcome = await vscode.commands.executeCommand<CodeBlockOutcome>('resilientApply.applyFromClipboard');
+    assert.equal(outcome.status, 'pending', outcome.summary);
+    assert.equal(doc.getText(), source, 'nothing changes before the review is applied');
+    const applied = await vscode.commands.executeCommand<CodeBlockOutcome>('resilientApply.applyReviewedCodeBlock', outcome.review);
+    assert.equal(applied.status, 'applied', applied.summary);
+    assert.equal(doc.getText(), source.replace("'shop/web:1.4.2'", "'shop/web:1.5.0'"));
+    await undoIn(doc);
     assert.equal(doc.getText(), source);
   });
 });

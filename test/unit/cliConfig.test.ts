@@ -32,3 +32,43 @@ test('an ambiguous key exits 2, names the places and leaves the file as it was',
   assert.match(r.stdout + r.stderr, /"timeout" fits 2 places: server\.timeout \(line 2\), client\.timeout \(line 3\)/);
   assert.equal(fs.readFileSync(path.join(dir, 'app.json'), 'utf8'), file);
 });
+
+const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/config');
+const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
+
+test('YAML, TOML and .env code blocks through --snippet: merged by key, every other line as it was', () => {
+  const cases = [
+    {
+      file: 'compose.yaml',
+      text: fixture('compose.yaml'),
+      answer: '```yaml\nservices:\n  web:\n    image: nginx:1.27\n```\n',
+      message: /^Applied the snippet to compose\.yaml: set services\.web\.image \(line 5\); kept 6 keys/,
+      // The file's quote style is kept on the line written.
+      after: (t: string) => t.replace("image: 'registry.example.com/shop/web:1.4.2'", "image: 'nginx:1.27'"),
+    },
+    {
+      file: 'Cargo.toml',
+      text: fixture('Cargo.toml'),
+      answer: '```toml\n[dependencies]\nclap = { version = "4.5", features = ["derive"] }\nserde_json = "1.0"\n```\n',
+      message: /^Applied the snippet to Cargo\.toml: added dependencies\.serde_json \(line 17\)/,
+      // Sorted dependencies stay sorted: after serde, not after clap.
+      after: (t: string) => t.replace('serde = { version = "1.0", features = ["derive"] }\n', '$&serde_json = "1.0"\n'),
+    },
+    {
+      file: '.env',
+      text: fixture('app.env'),
+      answer: '```bash\nPORT=8080\nREDIS_URL=redis://localhost:6379\n```\n',
+      message: /^Applied the snippet to \.env: set PORT \(line 3\), added REDIS_URL \(line 4\); kept 4 keys/,
+      after: (t: string) => t.replace('PORT=3000\n', 'PORT=8080\nREDIS_URL=redis://localhost:6379\n'),
+    },
+  ];
+  for (const c of cases) {
+    const dir = workspace({ [c.file]: c.text, 'answer.md': c.answer });
+    const r = run(dir, ['apply', c.file, '--snippet', 'answer.md']);
+    assert.equal(r.code, 0, `${c.file}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stdout, c.message);
+    const expected = c.after(c.text);
+    assert.notEqual(expected, c.text, `${c.file}: the expected text changes`);
+    assert.equal(fs.readFileSync(path.join(dir, c.file), 'utf8'), expected, c.file);
+  }
+});

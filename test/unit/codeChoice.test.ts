@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { codeBlockAt } from '../../src/core/batch/codeChoice';
 import { applyBlocks } from '../../src/core/engine';
+import { applySnippet } from '../../src/core/batch/snippet';
 
 const TWO_CLASSES = [
   'export class Warehouse {',
@@ -65,5 +66,25 @@ describe('codeBlockAt: a code block put at a chosen place', () => {
       undefined,
     );
     assert.equal(codeBlockAt('  \n', place(TWO_CLASSES, 1, 5)), undefined);
+  });
+
+  test('a configuration key that fits two objects offers no place: written over the line it would break the JSON', async () => {
+    const file = '{\n  "server": { "timeout": 30 },\n  "client": { "timeout": 10 }\n}\n';
+    const context = { fileName: 'app.json', languageId: 'json' };
+    const result = await applySnippet(file, { code: '"timeout": 60' }, context);
+    assert.equal(result.status, 'ambiguous');
+    const candidates = result.blocks[0].candidates;
+    assert.deepEqual(
+      candidates.map((c) => [c.startLine, c.note]),
+      [
+        [2, 'server.timeout'],
+        [3, 'client.timeout'],
+      ],
+    );
+    for (const candidate of candidates) {
+      assert.equal(codeBlockAt('"timeout": 60', candidate, context), undefined);
+    }
+    // The same code for a file that is no configuration file still goes where the user points.
+    assert.ok(codeBlockAt('"timeout": 60', candidates[0], { fileName: 'notes.txt', languageId: 'plaintext' }));
   });
 });

@@ -48,3 +48,13 @@ test('code files are no configuration files, even when named like one', () => {
   assert.equal(configFormatOf(undefined, undefined), undefined);
   assert.equal(configFormatOf('Makefile', 'plaintext'), undefined);
 });
+
+test("VS Code's 'properties' language: .properties files only, .cfg as INI; nginx.conf and .gitconfig are not merged by key", () => {
+  assert.equal(configFormatOf('src/main/resources/application.properties', 'properties'), 'properties');
+  assert.equal(configFormatOf('setup.cfg', 'properties'), 'ini');
+  assert.equal(configFormatOf('/etc/nginx/nginx.conf', 'properties'), undefined);
+  assert.equal(configFormatOf('.gitconfig', 'properties'), undefined);
+  assert.equal(configFormatOf('.gitattributes', 'properties'), undefined);
+  assert.equal(configFormatOf('.editorconfig', 'properties'), 'editorconfig');
+  assert.equal(configFormatOf('.env', 'properties'), 'env');
+});

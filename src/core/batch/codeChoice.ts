@@ -4,8 +4,10 @@
 // the code, both without their common indentation so the engine's indentation relation writes the code
 // at the place's depth in the file's own style, and a line hint that keeps it at the chosen place when
 // the same lines occur twice. Only code without placeholder lines can be put anywhere this way (a
-// placeholder would stand for lines nobody chose).
+// placeholder would stand for lines nobody chose). A configuration file's code block is merged by key
+// (configSnippet.ts), never written over lines: its refusal (a key that fits two objects) offers no place.
 import { isPlaceholderLine, type PlaceholderContext } from '../formats/placeholders';
+import { configFormatOf } from '../config/configFormats';
 import type { LineRange, SearchReplaceBlock } from '../types';
 
 /** The lines without the indentation every non-blank one shares. */
@@ -20,8 +22,11 @@ function dedent(lines: readonly string[]): string[] {
   return lines.map((l) => (l.startsWith(common) ? l.slice(common.length) : l.trimStart()));
 }
 
-/** Whether a code block can be put at a chosen place: it has code and no placeholder line. */
+/** Whether a code block can be put at a chosen place: it has code and no placeholder line, and its file is no configuration file. */
 export function canPlaceCodeAnywhere(code: string, context?: PlaceholderContext): boolean {
+  if (context && configFormatOf(context.fileName, context.languageId)) {
+    return false;
+  }
   const lines = code.split(/\r?\n/);
   return lines.some((l) => l.trim() !== '') && !lines.some((l) => isPlaceholderLine(l, context));
 }

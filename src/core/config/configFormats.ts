@@ -33,10 +33,16 @@ const BY_LANGUAGE: Readonly<Record<string, ConfigFormat>> = {
   dotenv: 'env',
   env: 'env',
   ini: 'ini',
-  properties: 'properties',
   'java-properties': 'properties',
   editorconfig: 'editorconfig',
 };
+
+/**
+ * VS Code's 'properties' language also covers .conf (nginx, Apache), .gitattributes, .gitconfig and .cfg:
+ * only a `.properties` file is read as key=value lines, a `.cfg` as INI; the rest are no configuration
+ * files here (their code blocks are placed by structure, as the CLI places them).
+ */
+const BY_PROPERTIES_EXTENSION: Readonly<Record<string, ConfigFormat>> = { properties: 'properties', cfg: 'ini' };
 
 const BY_EXTENSION: Readonly<Record<string, ConfigFormat>> = {
   json: 'json',
@@ -59,6 +65,11 @@ export function configFormatOf(fileName: string | undefined, languageId?: string
   if (named) {
     return named;
   }
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 ? name.slice(dot + 1) : '';
+  if (languageId === 'properties') {
+    return BY_PROPERTIES_EXTENSION[extension];
+  }
   const language = languageId ? BY_LANGUAGE[languageId] : undefined;
   if (language) {
     return language;
@@ -67,8 +78,7 @@ export function configFormatOf(fileName: string | undefined, languageId?: string
     // A file whose language is known and is no configuration (a `.json` opened as JavaScript) is not merged by key.
     return undefined;
   }
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? BY_EXTENSION[name.slice(dot + 1)] : undefined;
+  return extension ? BY_EXTENSION[extension] : undefined;
 }
 
 /**
