@@ -16,6 +16,8 @@ import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } fro
 import { mergeYaml } from '../../src/core/config/yaml';
 import { mergeToml } from '../../src/core/config/toml';
 import { mergeEditorconfig, mergeEnv, mergeIni } from '../../src/core/config/lineFormats';
+import { mergeJson, mergeJsonc } from '../../src/core/config/json';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { ConfigMerge, ConfigMergeResult } from '../../src/core/config/types';
 import { type Random, seededRandom } from '../shared/seededRandom';
@@ -42,18 +44,20 @@ export interface FormatUnderTest {
   scalarsOnly?: boolean;
   /** Values are text (the line formats): the edit's values compared as strings. */
   stringValues?: boolean;
+  /** The file as a person may have it (JSON: tabs for spaces), before the case's CRLF roll. */
+  vary?: (text: string, rng: Random) => string;
 }
 
 export type Shape = 'whole' | 'fragment' | 'placeholders';
 
-function walkFiles(dir: string, accept: (name: string) => boolean, out: string[], depth = 0): string[] {
-  if (depth > 6 || !fs.existsSync(dir)) {
+function walkFiles(dir: string, accept: (name: string) => boolean, out: string[], depth = 0, maxDepth = 6): string[] {
+  if (depth > maxDepth || !fs.existsSync(dir)) {
     return out;
   }
   for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      walkFiles(full, accept, out, depth + 1);
+      walkFiles(full, accept, out, depth + 1, maxDepth);
     } else if (entry.isFile() && accept(entry.name)) {
       out.push(full);
     }
@@ -207,13 +211,33 @@ function sortKeys(value: unknown): unknown {
   return typeof value === 'bigint' ? String(value) : value;
 }
 
-const commentLines = (text: string) => text.split(/\r?\n/).filter((line) => /^\s*[#;]/.test(line));
+/** Every mapping's path, the root first. */
+function mappingPaths(root: Plain, prefix: string[] = [], out: string[][] = []): string[][] {
+  out.push(prefix);
+  for (const [key, value] of Object.entries(root)) {
+    if (isMap(value)) {
+      mappingPaths(value, [...prefix, key], out);
+    }
+  }
+  return out;
+}
+
+/** `base` with what `shown` shows set: mappings merged key by key, anything else (lists too) replaced. */
+function mergedInto(base: Plain, shown: Plain): Plain {
+  const out: Plain = { ...base };
+  for (const [key, value] of Object.entries(shown)) {
+    out[key] = isMap(value) && isMap(base[key]) ? mergedInto(base[key], value) : value;
+  }
+  return out;
+}
+
+const commentLines = (text: string) => text.split(/\r?\n/).filter((line) => /^\s*([#;]|\/\/)/.test(line));
 
 export function runConfigCase(format: FormatUnderTest, seed: number, index: number): ConfigCaseResult {
   const rng = seededRandom(seed * 1_000_003 + index * 7919 + format.name.length);
   const files = format.files();
   const file = pick(rng, files);
-  let text = file.text;
+  let text = format.vary ? format.vary(file.text, rng) : file.text;
   if (rng() < 0.2) {
     text = text.replace(/\r?\n/g, '\r\n');
   }
@@ -258,20 +282,25 @@ export function runConfigCase(format: FormatUnderTest, seed: number, index: numb
       `merged value differs from the edit\nexpected ${JSON.stringify(sortKeys(expected))}\nmerged   ${JSON.stringify(sortKeys(merged))}`,
     );
   }
+  let placedAt = at;
   if (shape === 'fragment' && !sameData(merged, expected)) {
-    // Placed elsewhere is allowed only where the fragment's keys fit exactly one other mapping; then the
-    // rest of the file is still kept: check the mapping at the path is untouched or edited as asked.
-    const atValue = at.reduce<unknown>((node, key) => (isMap(node) ? node[key] : undefined), merged);
-    const want = format.stringValues && isMap(edit.expected) ? scalarStrings(edit.expected) : edit.expected;
-    if (!sameData(atValue, want) && !sameData(atValue, subtree)) {
-      return fail('a fragment changed the subtree it was taken from other than the edit');
+    // A fragment has no parents: it goes where its keys are (the top level first, README "Where it goes").
+    // Placed elsewhere, the result must be exactly the fragment merged into that one mapping.
+    const shownValues = format.stringValues ? scalarStrings(edit.shown) : edit.shown;
+    const other = mappingPaths(root).find((p) => {
+      const base = p.reduce<Plain>((node, key) => node[key] as Plain, root);
+      return sameData(merged, setAt(root, p, mergedInto(base, shownValues)));
+    });
+    if (!other) {
+      return fail('a fragment changed the file other than merged into one mapping');
     }
+    placedAt = other;
   }
   const lost = commentLines(text).filter((line) => !result.text.includes(line));
   if (lost.length > 0) {
     return fail(`comment lines lost: ${JSON.stringify(lost.slice(0, 3))}`);
   }
-  if (!edit.changed && result.text !== text) {
+  if (!edit.changed && placedAt === at && result.text !== text) {
     return fail('a snippet that changes nothing changed the text');
   }
   return { kind: 'merged', shape, unchanged: result.text === text };
@@ -483,4 +512,103 @@ export const envUnderTest = lineFormatUnderTest('env', (name) => name === '.env'
 export const editorconfigUnderTest = lineFormatUnderTest('editorconfig', (name) => name === '.editorconfig', [], true, mergeEditorconfig);
 export const iniUnderTest = lineFormatUnderTest('ini', (name) => name.endsWith('.ini'), [], true, mergeIni);
 
-export const CONFIG_FORMATS_UNDER_TEST: readonly FormatUnderTest[] = [yamlUnderTest, tomlUnderTest, envUnderTest, editorconfigUnderTest];
+// ---- JSON ---------------------------------------------------------------------------------------------
+
+/** Every package.json, or every tsconfig*.json, under node_modules (and this repository's own JSONC files). */
+function jsonFiles(key: string, accept: (name: string) => boolean, own: readonly string[]): Array<{ name: string; text: string }> {
+  const cached = cache.get(key);
+  if (cached) {
+    return cached;
+  }
+  const found = walkFiles(path.join(ROOT, 'node_modules'), accept, [], 0, 8);
+  const files = [...found, ...own.map((name) => path.join(ROOT, name))]
+    .filter((file) => fs.existsSync(file) && fs.statSync(file).size < 200_000)
+    .map((file) => ({ name: path.relative(ROOT, file), text: fs.readFileSync(file, 'utf8') }));
+  cache.set(key, files);
+  return files;
+}
+
+function parseJsonValue(text: string): Plain | undefined {
+  const errors: ParseError[] = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+  return errors.length === 0 && isMap(value) ? value : undefined;
+}
+
+/** Placeholder comments before some key lines of pretty-printed JSON, only where no list encloses the key. */
+function jsonPlaceholders(text: string, rng: Random): string {
+  const out: string[] = [];
+  const open: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (/^[\]}]/.test(trimmed)) {
+      open.pop();
+    }
+    if (/^"(?:[^"\\]|\\.)*":/.test(trimmed) && open.every((c) => c === '{') && rng() < 0.35) {
+      out.push(`${line.slice(0, line.length - line.trimStart().length)}${pick(rng, ['// ...', '// ... existing keys ...', '/* ... */'])}`);
+    }
+    out.push(line);
+    const last = trimmed.replace(/,$/, '').at(-1);
+    if (last === '{' || last === '[') {
+      open.push(last);
+    }
+  }
+  return out.join('\n');
+}
+
+function renderJson(shown: Plain, shape: Shape, rng: Random): string {
+  const indent = pick(rng, [2, 2, 4, '\t']);
+  const text = JSON.stringify(shown, null, indent);
+  if (shape === 'placeholders') {
+    return `${jsonPlaceholders(text, rng)}\n`;
+  }
+  if (shape === 'whole') {
+    return `${text}\n`;
+  }
+  // A fragment: the key-value lines without the outer braces, dedented, sometimes with a trailing comma.
+  const inner = text.split('\n').slice(1, -1);
+  const unit = typeof indent === 'number' ? ' '.repeat(indent) : indent;
+  const lines = inner.map((line) => (line.startsWith(unit) ? line.slice(unit.length) : line));
+  return `${lines.join('\n')}${rng() < 0.5 ? ',' : ''}\n`;
+}
+
+/** A file as people keep it: sometimes tab-indented (settings.json), whatever its width was. */
+function varyJson(text: string, rng: Random): string {
+  if (rng() >= 0.15) {
+    return text;
+  }
+  const unit = /\n( +)"/.exec(text)?.[1].length ?? 2;
+  return text.replace(/^( +)/gm, (lead: string) => '\t'.repeat(Math.floor(lead.length / unit)) + ' '.repeat(lead.length % unit));
+}
+
+export const jsonUnderTest: FormatUnderTest = {
+  name: 'json (package.json)',
+  files: () => jsonFiles('package.json', (name) => name === 'package.json', ['package.json']),
+  parse: parseJsonValue,
+  render: renderJson,
+  merge: mergeJson,
+  vary: varyJson,
+};
+
+export const jsoncUnderTest: FormatUnderTest = {
+  name: 'jsonc (tsconfig, settings)',
+  files: () =>
+    jsonFiles('tsconfig', (name) => /^tsconfig.*\.json$/.test(name), [
+      'tsconfig.json',
+      'tsconfig.scripts.json',
+      '.vscode/launch.json',
+      '.vscode/tasks.json',
+    ]),
+  parse: parseJsonValue,
+  render: renderJson,
+  merge: mergeJsonc,
+  vary: varyJson,
+};
+
+export const CONFIG_FORMATS_UNDER_TEST: readonly FormatUnderTest[] = [
+  jsonUnderTest,
+  jsoncUnderTest,
+  yamlUnderTest,
+  tomlUnderTest,
+  envUnderTest,
+  editorconfigUnderTest,
+];
