@@ -7,7 +7,7 @@
 // placeholder would stand for lines nobody chose). A configuration file's code block is merged by key
 // (configSnippet.ts), never written over lines: its refusal (a key that fits two objects) offers no place.
 import { isPlaceholderLine, type PlaceholderContext } from '../formats/placeholders';
-import { configFormatOf } from '../config/formatOfFile';
+import { configFormatOf } from '../config/configFormats';
 import type { LineRange, SearchReplaceBlock } from '../types';
 
 /** The lines without the indentation every non-blank one shares. */

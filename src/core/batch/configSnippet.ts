@@ -7,8 +7,24 @@
 import type { ApplyResult, BlockOutcome, Candidate, LineRange, TextEdit } from '../types';
 import { markAmbiguous, markApplied, markInvalid, undecided } from '../decide/outcome';
 import { formatConfigMessage, formatKeyPath } from '../report/configMessage';
-import { configFormatOf, CONFIG_MERGES } from '../config/configFormats';
-import type { ConfigFormat, ConfigMergeResult, KeptKeys, KeyChange } from '../config/types';
+import { configFormatOf } from '../config/configFormats';
+import type { ConfigFormat, ConfigMerge, ConfigMergeResult, KeptKeys, KeyChange } from '../config/types';
+
+/**
+ * The merge of each format, loaded on first use: each is its own module, so the parsers (jsonc-parser,
+ * yaml, smol-toml) stay out of everything that does not merge a configuration. A format without an entry
+ * is placed by structure, as a code block of any other file is.
+ */
+const CONFIG_MERGES: Readonly<Partial<Record<ConfigFormat, () => Promise<ConfigMerge>>>> = {
+  json: () => import('../config/json').then((m) => m.mergeJson),
+  jsonc: () => import('../config/json').then((m) => m.mergeJsonc),
+  yaml: () => import('../config/yaml').then((module) => module.mergeYaml),
+  toml: () => import('../config/toml').then((module) => module.mergeToml),
+  env: () => import('../config/lineFormats').then((module) => module.mergeEnv),
+  ini: () => import('../config/lineFormats').then((module) => module.mergeIni),
+  editorconfig: () => import('../config/lineFormats').then((module) => module.mergeEditorconfig),
+  properties: () => import('../config/lineFormats').then((module) => module.mergeProperties),
+};
 
 /** What applySnippet's result (snippet.ts SnippetResult) holds for a configuration file; snippet.ts imports this file. */
 export interface ConfigSnippetResult extends ApplyResult {
