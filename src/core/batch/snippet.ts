@@ -48,8 +48,11 @@ export interface SnippetReport {
   reader: string;
   /** The block covered the file and was written as a rewrite. */
   wholeFile: boolean;
-  /** Each part: what it is, what it did, which engine block carried it (1-based), where (original lines, 1-based). */
-  parts: Array<{ what: string; action: SnippetPart['action']; block: number; range?: LineRange }>;
+  /**
+   * Each part: what it is, what it did, which engine block carried it (1-based), where: the result's lines
+   * it wrote (1-based); a part that wrote none is 'removed', at the file's lines it removed.
+   */
+  parts: Array<{ what: string; action: SnippetPart['action'] | 'removed'; block: number; range?: LineRange }>;
   /** A whole-file rewrite's removed declarations (original lines). */
   removed: Array<{ what: string } & LineRange>;
   /** Why the structure was read by the outline although the language has a grammar (it could not be loaded). */
@@ -357,7 +360,7 @@ async function applyRead(
       return refused(documentText, fileLines, auditRefusal(failure), fileName, report);
     }
   }
-  recordParts(result.blocks, plan, made.partsOf, report);
+  recordParts(result.blocks, plan, made, report);
   const kept = plan.wholeFile ? [] : keptByPartialTop(fileLines, fileOutline, snippetLines, snippetOutline, placeholders);
   if (kept.length > 0 && result.blocks.length > 0) {
     result.blocks[0].notes.push(`kept ${listDecls(kept)}: the block did not show them`);
@@ -377,20 +380,29 @@ async function applyRead(
 function recordParts(
   blocks: BlockOutcome[],
   plan: SnippetPlan & { kind: 'edits' },
-  partsOf: readonly number[][],
+  made: { blocks: readonly SearchReplaceBlock[]; partsOf: readonly number[][] },
   report: SnippetReport,
 ): void {
   const written = partRanges(plan.edits);
+  const stretches = writtenStretches(blocks, made.blocks);
+  const listed = new Set<number>();
   for (const outcome of blocks) {
-    const parts = partsOf[outcome.index - 1];
-    outcome.notes.unshift(...parts.map((p) => partPhrase(plan.parts[p])));
+    const parts = made.partsOf[outcome.index - 1];
+    outcome.notes.unshift(...parts.map((p) => partPhrase(plan.parts[p], written.has(p))));
     for (const p of parts) {
       const part = plan.parts[p];
       // A rewrite's part is every changed stretch (the engine's blocks); any other part is listed once,
-      // at the lines it wrote.
-      const range = part.action === 'rewritten' ? outcome.range : written.get(p);
-      if (part.action === 'rewritten' || !report.parts.some((r) => r.what === part.what && r.action === part.action)) {
-        report.parts.push({ what: part.what, action: part.action, block: outcome.index, ...(range ? { range } : {}) });
+      // at the lines it wrote (two overloads of one name are two parts, each with its lines). A part
+      // that wrote no line removed its lines: it is named as removed, at the file's lines it removed.
+      const range = part.action === 'rewritten' ? stretches.get(outcome.index) : written.get(p);
+      if (part.action === 'rewritten' || !listed.has(p)) {
+        listed.add(p);
+        const removed = part.action !== 'rewritten' && !range && part.fileEnd > part.fileStart;
+        report.parts.push(
+          removed
+            ? { what: part.what, action: 'removed', block: outcome.index, range: { startLine: part.fileStart + 1, endLine: part.fileEnd } }
+            : { what: part.what, action: part.action, block: outcome.index, ...(range ? { range } : {}) },
+        );
       }
     }
   }
@@ -455,8 +467,29 @@ function partRanges(edits: readonly PlannedEdit[]): Map<number, LineRange> {
 }
 
 /** What a part did, as a note of the block that carried it. */
-function partPhrase(part: SnippetPart): string {
-  return part.action === 'rewritten' ? 'part of the rewrite of the whole file' : `${part.action} ${part.what}`;
+function partPhrase(part: SnippetPart, wrote: boolean): string {
+  if (part.action === 'rewritten') {
+    return 'part of the rewrite of the whole file';
+  }
+  return wrote || part.fileEnd === part.fileStart ? `${part.action} ${part.what}` : `removed ${part.what}`;
+}
+
+/**
+ * The result's lines each engine block wrote (by block index): its place in the file shifted by what the
+ * blocks before it added or removed. The blocks of one code block never overlap.
+ */
+function writtenStretches(blocks: readonly BlockOutcome[], made: readonly SearchReplaceBlock[]): Map<number, LineRange> {
+  const out = new Map<number, LineRange>();
+  let shift = 0;
+  const placed = blocks.filter((b) => b.range).sort((a, b) => a.range!.startLine - b.range!.startLine);
+  for (const outcome of placed) {
+    const { startLine, endLine } = outcome.range!;
+    const replace = made[outcome.index - 1]?.replace ?? '';
+    const wrote = replace === '' ? 0 : replace.split('\n').length;
+    out.set(outcome.index, { startLine: startLine + shift, endLine: startLine + shift + Math.max(wrote, 1) - 1 });
+    shift += wrote - (endLine - startLine + 1);
+  }
+  return out;
 }
 
 /** The plan's edits as SEARCH/REPLACE blocks: each changed stretch (found by aligning lines) with a little context, near ones joined. */

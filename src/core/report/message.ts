@@ -278,9 +278,14 @@ export function formatCodeBlockMessage(input: CodeBlockMessageInput): string {
 function codeBlockAppliedMessage(input: CodeBlockMessageInput): string {
   const { fileName, parts, removed } = input;
   const rewrite = parts.length > 0 && parts.every((p) => p.action === 'rewritten');
+  // A removal names the file's lines it removed, then what they held: "removed lines 12-30: method x".
   const lines = parts
     .filter((p) => p.action !== 'rewritten')
-    .map((p) => `${p.action} ${p.what}${p.range ? ` (${rangeText(p.range)})` : ''}`);
+    .map((p) =>
+      p.action === 'removed' && p.range
+        ? `removed ${rangeText(p.range)}${/^lines? \d/.test(p.what) ? '' : `: ${p.what}`}`
+        : `${p.action} ${p.what}${p.range ? ` (${rangeText(p.range)})` : ''}`,
+    );
   const gone = removed.length > 0 ? joinList(removed.map((r) => `removed ${rangeText(r)}: ${r.what}`)) : '';
   const kept = input.kept ? `; kept ${input.kept}: the block did not show them` : '';
   if (rewrite) {
