@@ -5,6 +5,7 @@
 // same way, as one edit.
 
 import type { ApplyResult, BlockOutcome, Candidate, LineRange, TextEdit } from '../types';
+import { lastStartAtOrBefore } from '../match/lines';
 import { markAmbiguous, markApplied, markInvalid, undecided } from '../decide/outcome';
 import { formatConfigMessage, formatKeyPath } from '../report/configMessage';
 import { configFormatOf } from '../config/configFormats';
@@ -58,18 +59,9 @@ function lineStartsOf(text: string): number[] {
   return starts;
 }
 
+/** 1-based line of `offset`. */
 function lineAt(starts: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= offset) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo + 1;
+  return lastStartAtOrBefore(starts, starts.length - 1, offset) + 1;
 }
 
 function placeCandidate(text: string, starts: readonly number[], line: number, path: ReadonlyArray<string | number>): Candidate {
