@@ -5,7 +5,7 @@
 import { type Budget } from './budget';
 import { ExactLines } from './exactLines';
 import { KeyMatcher } from './keyMatcher';
-import { type MeasuredLines } from './measure';
+import { type MeasuredLines, type TrimmedForms } from './measure';
 
 /**
  * Documents up to this many characters get the whole-document exact-line scan (see scanExactLines). It
@@ -24,13 +24,21 @@ function exactPassAffordable(lines: MeasuredLines, n: number, budget: Budget, co
  * (`trimmed`) and with inner spaces collapsed (`search`, normalizeLine), each mapped to its key's index
  * in `exact`, since a document line equal to either has that key.
  */
-export function trimmedForms(search: readonly string[], trimmed: readonly string[], exact: ExactLines): Map<string, number> {
-  const forms = new Map<string, number>();
+export function trimmedForms(search: readonly string[], trimmed: readonly string[], exact: ExactLines): TrimmedForms {
+  const byText = new Map<string, number>();
   for (let i = 0; i < search.length; i++) {
-    forms.set(search[i], exact.keyOf[i]);
-    forms.set(trimmed[i], exact.keyOf[i]);
+    byText.set(search[i], exact.keyOf[i]);
+    byText.set(trimmed[i], exact.keyOf[i]);
   }
-  return forms;
+  let longest = 0;
+  for (const form of byText.keys()) {
+    longest = Math.max(longest, form.length);
+  }
+  const lengths = new Uint8Array(longest + 1);
+  for (const form of byText.keys()) {
+    lengths[form.length] = 1;
+  }
+  return { byText, lengths };
 }
 
 /**

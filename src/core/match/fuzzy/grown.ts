@@ -71,6 +71,13 @@ export function grownSpan(
   // The region must pair lines w cannot: a whole region (twins side by side) is not stretched over its
   // neighbour. A region reaching an edge line out of w may pair no more than w (w paired a look-alike).
   const gain = edgeOut ? 0 : MIN_GAIN;
+  // The region reaches at most mostGrown(n) + n lines beyond w and must add a line equal to one of
+  // SEARCH's (checked again, on the exact reach, below): most windows of a SEARCH the file does not hold
+  // have none that near, and the in-order pairing within w, which compares every pair of lines, is spared.
+  const farthest = mostGrown(n) + n;
+  if (!hasEvidence(Math.max(0, w.start - farthest), w.start, pairing) && !hasEvidence(w.end, Math.min(M, w.end + farthest), pairing)) {
+    return undefined;
+  }
   budget.spend(n * (w.end - w.start));
   const within = pairedWithin(n, w, (i, j) => pairing.pairs(i, j));
   const missing = n - within;
@@ -181,22 +188,11 @@ function inOrderPairs(n: number, width: number, weight: (i: number, c: number) =
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < width; c++) {
       const at = i * width + c;
-      let k = -1;
-      let from = 0;
-      let last = -1;
-      const carry = (cell: number) => {
-        if (count[cell] > k || (count[cell] === k && first[cell] > from)) {
-          k = count[cell];
-          from = first[cell];
-          last = lastPair[cell];
-        }
-      };
-      if (c > 0) {
-        carry(at - 1);
-      }
-      if (i > 0) {
-        carry(at - width);
-      }
+      // The chain carried from the left or from above (a cell without one has count -1, first 0, last -1).
+      const carried = betterChain(c > 0 ? at - 1 : -1, i > 0 ? at - width : -1, count, first);
+      let k = carried < 0 ? -1 : count[carried];
+      let from = carried < 0 ? 0 : first[carried];
+      let last = carried < 0 ? -1 : lastPair[carried];
       const diagonal = i === 0 ? 0 : c > 0 ? count[at - width - 1] : -1;
       const w = diagonal >= 0 ? weight(i, c) : 0;
       if (w > 0) {
@@ -227,6 +223,14 @@ function inOrderPairs(n: number, width: number, weight: (i: number, c: number) =
     chain.push([Math.floor(cell / width), cell % width]);
   }
   return chain.reverse();
+}
+
+/** Of two cells (-1: none), the one whose chain has the most weight, then starts later; `a` on a tie. */
+function betterChain(a: number, b: number, count: Int32Array, first: Int32Array): number {
+  if (a < 0 || b < 0) {
+    return a < 0 ? b : a;
+  }
+  return count[b] > count[a] || (count[b] === count[a] && first[b] > first[a]) ? b : a;
 }
 
 /**

@@ -18,6 +18,16 @@ export interface MeasuredLines {
   trimmedMatches?: { lines: number[]; keys: number[] };
 }
 
+/**
+ * SEARCH's lines as a document line may read once trimmed (exactPass.ts trimmedForms), each with its key's
+ * index, and which lengths they have: most lines are ruled out by their length before a string is cut.
+ */
+export interface TrimmedForms {
+  byText: ReadonlyMap<string, number>;
+  /** lengths[n] is 1 when a form has n characters. */
+  lengths: Uint8Array;
+}
+
 /** The share of the work cap the passes over the whole document (measureLines, the prefilter) may use. */
 export const DOCUMENT_PASS_SHARE = 0.85;
 
@@ -28,7 +38,7 @@ export const DOCUMENT_PASS_SHARE = 0.85;
  * up to its first non-space character; a document the budget cannot afford is cut short (and the
  * result marked truncated).
  */
-export function measureLines(docLines: readonly string[], budget: Budget, forms?: ReadonlyMap<string, number>): MeasuredLines {
+export function measureLines(docLines: readonly string[], budget: Budget, forms?: TrimmedForms): MeasuredLines {
   const cap = budget.cap * DOCUMENT_PASS_SHARE;
   const nonBlank = new Int32Array(docLines.length);
   const leads = new Int32Array(docLines.length);
@@ -56,7 +66,7 @@ export function measureLines(docLines: readonly string[], budget: Budget, forms?
     }
     used += lead + 8;
     if (matches) {
-      const k = forms.get(content.trimEnd());
+      const k = trimmedFormOf(line, lead, forms);
       if (k !== undefined) {
         matches.lines.push(count);
         matches.keys.push(k);
@@ -69,6 +79,21 @@ export function measureLines(docLines: readonly string[], budget: Budget, forms?
   }
   budget.used = used;
   return { nonBlank: nonBlank.subarray(0, count), leads: leads.subarray(0, count), nonBlankChars, trimmedMatches: matches };
+}
+
+/** The key index of the form `line` equals from `lead` once trimmed at its end, if any. */
+function trimmedFormOf(line: string, lead: number, forms: TrimmedForms): number | undefined {
+  let end = line.length;
+  let c = line.charCodeAt(end - 1);
+  while (c === 32 || (c >= 9 && c <= 13)) {
+    c = line.charCodeAt(--end - 1);
+  }
+  // Past ASCII the end may be a wide space trimEnd drops: the native trim decides.
+  if (c >= 0x80) {
+    return forms.byText.get(line.slice(lead).trimEnd());
+  }
+  const length = end - lead;
+  return length < forms.lengths.length && forms.lengths[length] === 1 ? forms.byText.get(line.slice(lead, end)) : undefined;
 }
 
 /** Length of the line's indentation: white space and the wide spaces (isWideSpace). */
