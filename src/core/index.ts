@@ -18,7 +18,7 @@ export {
 export { SETTINGS, type SettingValues, outOfRange, resolveSettings } from './settings';
 export { applyBlocksAsync } from './engine';
 export { type EditFormat, type ParsedEdits, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
-export { type ParsedAnswer, parseAnswer } from './formats/answer';
+export { type AnswerCodeBlock, type ParsedAnswer, parseAnswer } from './formats/answer';
 export { BlockParseError } from './formats/parser';
 export { type CodeBlock, type SnippetText, findCodeBlocks, readSnippetText } from './formats/codeBlocks';
 export { type FileChange, byPatchPreference, parsePatch } from './formats/patchParser';
@@ -108,6 +108,20 @@ export {
 } from './batch/rematch';
 export { elisionNote, type Placeholder, type PlaceholderContext, isPlaceholderLine, recognisePlaceholder } from './formats/placeholders';
 export {
+  type AnswerTarget,
+  type AnswerTargets,
+  type CodeFile,
+  type CodeFileResult,
+  type FileStep,
+  answerFormats,
+  answerTargets,
+  applyCodeFile,
+  codeBlockLabel,
+  isWholeNewFile,
+  unnamedCodeBlockMessage,
+} from './batch/answerFiles';
+export {
+  type AnswerFormat,
   type FileAction,
   type PatchFile,
   type PatchFileChange,

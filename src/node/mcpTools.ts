@@ -225,7 +225,7 @@ async function applyCodeTool(filePath: string, snippet: ToolSnippet, roots: read
   }
 }
 
-function applyPatchTool(raw: unknown, roots: readonly string[]): ToolAnswer {
+async function applyPatchTool(raw: unknown, roots: readonly string[]): Promise<ToolAnswer> {
   if (!isRecord(raw)) {
     return patchRefusal([`the input must be a JSON object {"patch": "..."}, got ${describe(raw)}`]);
   }
@@ -249,7 +249,7 @@ function applyPatchTool(raw: unknown, roots: readonly string[]): ToolAnswer {
   }
   let report: JsonPatchReport;
   try {
-    report = applyAnswer(roots[0], args.patch as string, '"patch"', { dryRun, readOnly: MCP_READ_ONLY });
+    report = await applyAnswer(roots[0], args.patch as string, '"patch"', { dryRun, readOnly: MCP_READ_ONLY });
   } catch (error) {
     report = invalidReport(error);
   }

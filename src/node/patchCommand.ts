@@ -7,6 +7,9 @@
 import fs = require('node:fs');
 import path = require('node:path');
 import {
+  answerFormats,
+  answerTargets,
+  applyCodeFile,
   applyEdits,
   type ApplyResult,
   type BatchStatus,
@@ -15,18 +18,20 @@ import {
   byPatchPreference,
   checkPatchFile,
   claimedTwice,
+  type CodeFile,
   dryRunMessage,
   type FileAction,
   fileAction,
   type FileChange,
   headerlessHunkError,
-  mergeSections,
   parseAnswer,
   patchAppliedMessage,
   patchRefusedMessage,
   type PathState,
+  unnamedCodeBlockMessage,
 } from '../core';
 import { jsonRequested } from './args';
+import { grammarFiles } from './grammarFiles';
 import { type JsonBlock, printReport, toJsonBlock, type WireBlockStatus } from './output';
 import { languageIdFor } from './paths';
 import { newSidePath } from './sideFiles';
@@ -50,8 +55,11 @@ export const PATCH_USAGE = `${PATCH_SYNOPSIS}
 Applies every edit of a patch or a whole chat answer to the files it names, under --root (default:
 the current folder): unified diffs (git diff, diff -u, a model's diff), apply_patch patches (*** Begin
 Patch) and SEARCH/REPLACE blocks, each block for the file named on the line before it or its code
-fence, in any mix: changes, new files (a block with an empty SEARCH, /dev/null, *** Add File),
-deletions and moves. All files or none: every hunk and block must place (same matching as "apply")
+fence, and plain code blocks each naming its file (a path line or **path** before the fence, the info
+string \`\`\`ts src/a.ts, or a first line // filepath: src/a.ts), placed by their declarations as with
+"apply --snippet", in any mix: changes, new files (a block with an empty SEARCH, /dev/null, *** Add
+File, a code block without placeholder lines for a missing file), deletions and moves. A code block
+naming no file is refused (a shell block such as \`\`\`bash is a command: not run, not applied). All files or none: every hunk and block must place (same matching as "apply")
 before any file is written, and a failed write puts back the files already written. Paths that leave
 the root, also through a symbolic link, are refused, and so are files marked read-only (no write
 permission for their owner) unless --force is given. --dry-run writes nothing and says "Would
@@ -136,7 +144,7 @@ export async function runPatchCommand(argv: readonly string[]): Promise<number> 
     const root = realFolder(args.root, '--root');
     const input = await readInput(args.source);
     const options: AnswerOptions = { dryRun: args.dryRun, readOnly: { force: args.force, flag: '--force' } };
-    return report(applyAnswer(root, input.text, input.name, options), args.json);
+    return report(await applyAnswer(root, input.text, input.name, options), args.json);
   } catch (error) {
     return report(invalidReport(error), wantsJson);
   }
@@ -395,21 +403,96 @@ function pathKey(p: string): string {
   return path.posix.normalize(p.replace(/\\/g, '/'));
 }
 
+/** Records that a change of the answer writes `p`; a second change of the same file is refused. */
+function claimPath(claimed: Map<string, string>, p: string, label: string, what: string): void {
+  // .native: one key per file on case-insensitive file systems too.
+  const key = fs.existsSync(p) ? fs.realpathSync.native(p) : p;
+  const previous = claimed.get(key);
+  if (previous !== undefined) {
+    throw new PatchInputError(claimedTwice(label, previous, what));
+  }
+  claimed.set(key, what);
+}
+
 /**
- * Applies every edit of `text` (a patch or a whole answer; `name` says where it came from) under `root`,
- * a real path: all files or none, nothing written on a dry run, read-only files refused unless forced. Throws PatchInputError, BlockParseError
- * or TextFileError for input to fix (invalidReport turns them into the report).
+ * A file the answer's code blocks change (with its blocks and hunks, in the answer's order), computed on
+ * its text as read: a missing file only from a whole new file's code block (core's isWholeNewFile).
  */
-export function applyAnswer(root: string, text: string, name: string, { dryRun, readOnly }: AnswerOptions): JsonPatchReport {
+async function planCodeFile(root: string, file: CodeFile, claimed: Map<string, string>, readOnly: ReadOnlyPolicy): Promise<PlannedFile> {
+  const target = resolveUnderRoot(root, file.path);
+  claimPath(claimed, target, file.path, `code block on line ${file.sourceLine}`);
+  if (stateOf(target) === 'folder') {
+    throw new PatchInputError(`the answer changes ${file.path} (line ${file.sourceLine}), which is a folder; nothing was changed`);
+  }
+  const existing = readTextFile(target);
+  if (existing) {
+    refuseReadOnly(existing, file.path, readOnly);
+  }
+  const text = existing?.text;
+  const result = await applyCodeFile(text, file, {
+    fileName: file.path,
+    languageId: languageIdFor(file.path),
+    grammars: grammarFiles(),
+    ...prepareForRun(text?.length ?? 0, file.steps.length),
+  });
+  if (result.created && result.status === 'invalid' && result.blocks.length === 0) {
+    throw new PatchInputError(result.message);
+  }
+  const json: JsonFile = {
+    path: file.path,
+    action: result.created ? 'add' : 'update',
+    status: result.status,
+    message: result.message,
+    blocks: result.blocks.map(toJsonBlock),
+  };
+  const applied: ApplyResult = { status: result.status, blocks: result.blocks, message: result.message, edits: [] };
+  if (result.status !== 'applied' || result.content === undefined) {
+    return { json, result: applied };
+  }
+  json.content = result.content;
+  const write: PlannedWrite = existing
+    ? { kind: 'update', display: file.path, original: existing, content: result.content }
+    : { kind: 'add', display: file.path, target, content: result.content };
+  return { json, result: applied, write };
+}
+
+/**
+ * Applies every edit of `text` (a patch or a whole answer, code blocks included; `name` says where it
+ * came from) under `root`, a real path: all files or none, nothing written on a dry run, read-only files
+ * refused unless forced. Throws PatchInputError, BlockParseError or TextFileError for input to fix
+ * (invalidReport turns them into the report).
+ */
+export async function applyAnswer(root: string, text: string, name: string, { dryRun, readOnly }: AnswerOptions): Promise<JsonPatchReport> {
   const parsed = parseAnswer(text);
-  if (!parsed || parsed.files.length === 0) {
+  if (!parsed || (parsed.files.length === 0 && parsed.codeBlocks.length === 0)) {
     throw new PatchInputError(
       `no edits found in ${name} (expected a unified diff with "--- a/<path>" / "+++ b/<path>" / "@@" lines, "*** Begin Patch" ... "*** End Patch", ` +
-        'or SEARCH/REPLACE blocks ("<<<<<<< SEARCH" / "=======" / ">>>>>>> REPLACE"), each with its file\'s path on the line before it)',
+        'SEARCH/REPLACE blocks ("<<<<<<< SEARCH" / "=======" / ">>>>>>> REPLACE"), each with its file\'s path on the line before it, ' +
+        'or fenced code blocks each naming its file)',
     );
   }
+  const split = answerTargets(parsed, pathKey);
+  if (split.unnamed.length > 0) {
+    throw new PatchInputError(unnamedCodeBlockMessage(split.unnamed[0]));
+  }
+  if (split.problems.length > 0) {
+    throw new PatchInputError(split.problems[0].charAt(0).toUpperCase() + split.problems[0].slice(1));
+  }
+  if (split.targets.length === 0) {
+    throw new PatchInputError(
+      `no edits found in ${name}: its only code blocks are commands to run (line ${split.commands[0].fenceLine}), not files' code`,
+    );
+  }
+  const formats = answerFormats(parsed);
   const claimed = new Map<string, string>();
-  const planned = mergeSections(parsed.files, pathKey).map((change) => planFile(root, change, claimed, readOnly));
+  const planned: PlannedFile[] = [];
+  for (const target of split.targets) {
+    planned.push(
+      target.kind === 'change'
+        ? planFile(root, target.change, claimed, readOnly)
+        : await planCodeFile(root, target.file, claimed, readOnly),
+    );
+  }
   const files = planned.map((p) => p.json);
   const failed = planned.find((p) => p.json.status !== 'applied');
   if (failed) {
@@ -418,24 +501,39 @@ export function applyAnswer(root: string, text: string, name: string, { dryRun, 
       if (p.json.status === 'applied') {
         // Placed but not written: its message says what it would do, not "Applied".
         p.json.status = 'pending';
-        p.json.message = p.json.message === undefined ? undefined : dryRunMessage(p.json.message);
+        p.json.message = p.json.message === undefined ? undefined : dryRunMessages(p.json.message);
       }
     }
     const reasons = planned.filter((p) => p.result && p.result.status !== 'applied').map((p) => p.result!.message);
-    return { status: failed.json.status as BatchStatus, message: patchRefusedMessage(parsed.formats, reasons), files };
+    return { status: failed.json.status as BatchStatus, message: patchRefusedMessage(formats, reasons), files };
   }
   const changes = planned.map((p) => ({ action: p.json.action, path: p.json.path, to: p.json.to, result: p.result }));
+  const note = commandsNote(split.commands.map((b) => b.fenceLine));
   if (dryRun) {
     for (const f of files) {
-      f.message = f.message === undefined ? undefined : dryRunMessage(f.message);
+      f.message = f.message === undefined ? undefined : dryRunMessages(f.message);
     }
-    return { status: 'applied', message: patchAppliedMessage(parsed.formats, changes, true), files };
+    return { status: 'applied', message: patchAppliedMessage(formats, changes, true) + note, files };
   }
   for (const f of files) {
     delete f.content;
   }
   commitWrites(planned.map((p) => p.write!));
-  return { status: 'applied', message: patchAppliedMessage(parsed.formats, changes), files };
+  return { status: 'applied', message: patchAppliedMessage(formats, changes) + note, files };
+}
+
+/** dryRunMessage for each line of a message (a file's code blocks each say what they did). */
+function dryRunMessages(message: string): string {
+  return message.split('\n').map(dryRunMessage).join('\n');
+}
+
+/** Says that shell code blocks were not run, when the answer had any. */
+function commandsNote(lines: readonly number[]): string {
+  if (lines.length === 0) {
+    return '';
+  }
+  const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;
+  return `\n(The command code block${lines.length === 1 ? '' : 's'} at ${where} ${lines.length === 1 ? 'was' : 'were'} not run.)`;
 }
 
 function describeWrite(w: PlannedWrite): string {

@@ -88,7 +88,10 @@ describe('parseAnswer', () => {
   });
 
   test('text with no edits gives undefined; one format alone reads as its own parser reads it', () => {
-    assert.equal(parseAnswer('just prose\n```ts\nconst a = 1;\n```\n'), undefined);
+    assert.equal(parseAnswer('just prose\n\nand `inline code`\n'), undefined);
+    // A plain code block is an answer's code block (issue 28), not an edit format.
+    const code = parseAnswer('just prose\n```ts\nconst a = 1;\n```\n');
+    assert.deepEqual([code?.formats, code?.files, code?.codeBlocks.map((b) => [b.code, b.fenceLine])], [[], [], [['const a = 1;', 2]]]);
     const diff = parseAnswer('--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n');
     assert.deepEqual(diff?.formats, ['unified-diff']);
     const blocks = parseAnswer('x.ts\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n');

@@ -408,6 +408,50 @@ describe('resilient-apply mcp (the real server, the SDK client)', () => {
     }
   });
 
+  test('apply_patch: an answer of code blocks naming their files (package.json merged by key) applies to every file or none', async () => {
+    const pkg = fs.readFileSync(path.join(ROOT, 'node_modules', 'fastest-levenshtein', 'package.json'), 'utf8');
+    const dir = folder({ 'src/app.js': APP, 'package.json': pkg });
+    const s = await connect(dir);
+    try {
+      const answer = [
+        'Greet politely and require a newer Node:',
+        '',
+        '**src/app.js**',
+        '```js',
+        'function greet(name) {',
+        '\treturn "Good day, " + name;',
+        '}',
+        '```',
+        '',
+        '```json',
+        '// filepath: package.json',
+        '{ "engines": { "node": ">= 18" } }',
+        '```',
+        '',
+      ].join('\n');
+      const dry = await call(s, 'apply_patch', { patch: answer, dryRun: true });
+      assert.equal(dry.isError, false, dry.content[0].text);
+      assert.match(dry.content[0].text, /^Would apply the code blocks to 2 files \(dry run, nothing written\)/);
+      assert.equal(fs.readFileSync(path.join(dir, 'src/app.js'), 'utf8'), APP, 'a dry run writes nothing');
+      const unnamed = await call(s, 'apply_patch', { patch: `${answer}\n\`\`\`js\nvar x = 1;\n\`\`\`\n` });
+      assert.equal(unnamed.isError, true);
+      assert.match(unnamed.content[0].text, /^Code block 3 \(line 15\) names no file/);
+      const applied = await call(s, 'apply_patch', { patch: answer });
+      assert.equal(applied.isError, false, applied.content[0].text);
+      assert.deepEqual(
+        (applied.structuredContent?.files as { path: string; action: string; status: string }[]).map((f) => [f.path, f.action, f.status]),
+        [
+          ['src/app.js', 'update', 'applied'],
+          ['package.json', 'update', 'applied'],
+        ],
+      );
+      assert.equal(fs.readFileSync(path.join(dir, 'src/app.js'), 'utf8'), APP.replace('Hello, ', 'Good day, '));
+      assert.equal(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'), pkg.replace('"node": ">= 4.9.1"', '"node": ">= 18"'));
+    } finally {
+      await s.close();
+    }
+  });
+
   test('apply_patch: a whole answer applies to every file; one that fails halfway changes none', async () => {
     const files = { 'a.txt': 'one\ntwo\n', 'b/b.txt': 'three\nfour\n', 'c.txt': 'five\n' };
     const dir = folder(files);

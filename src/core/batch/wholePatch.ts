@@ -205,20 +205,23 @@ function files(n: number): string {
 function summaryLines(changes: readonly PatchFileChange[], dryRun = false): string {
   return changes
     .map((c) => {
-      const result = c.result ? `: ${dryRun ? dryRunMessage(c.result.message) : c.result.message}` : '';
+      const result = c.result ? `: ${dryRun ? c.result.message.split('\n').map(dryRunMessage).join('\n') : c.result.message}` : '';
       return `- ${fileChangeLine(c, dryRun)}${result}`;
     })
     .join('\n');
 }
 
+/** What an answer holds: an edit format, or plain code blocks that name their files (answerFiles.ts). */
+export type AnswerFormat = EditFormat | 'code-block';
+
 /** "the unified diff", or for an answer that mixes formats "the edits (SEARCH/REPLACE blocks, unified diff)". */
-export function editsName(formats: readonly EditFormat[]): { kind: string; does: string } {
-  const names = formats.map(formatName);
+export function editsName(formats: readonly AnswerFormat[]): { kind: string; does: string } {
+  const names = formats.map((f) => (f === 'code-block' ? 'code blocks' : formatName(f)));
   return names.length === 1 ? { kind: names[0], does: 'does' } : { kind: `edits (${names.join(', ')})`, does: 'do' };
 }
 
 /** The message for edits that applied (or, on a dry run, would apply) to every file. */
-export function patchAppliedMessage(formats: readonly EditFormat[], changes: readonly PatchFileChange[], dryRun = false): string {
+export function patchAppliedMessage(formats: readonly AnswerFormat[], changes: readonly PatchFileChange[], dryRun = false): string {
   const { kind } = editsName(formats);
   return dryRun
     ? `Would apply the ${kind} to ${files(changes.length)} (dry run, nothing written):\n${summaryLines(changes, true)}`
@@ -226,7 +229,7 @@ export function patchAppliedMessage(formats: readonly EditFormat[], changes: rea
 }
 
 /** The message for edits refused because some hunk or block did not place: every failing file's reason. */
-export function patchRefusedMessage(formats: readonly EditFormat[], reasons: readonly string[]): string {
+export function patchRefusedMessage(formats: readonly AnswerFormat[], reasons: readonly string[]): string {
   const { kind, does } = editsName(formats);
   return [`Nothing was changed: the ${kind} ${does} not apply to every file.`, ...reasons].join('\n\n');
 }

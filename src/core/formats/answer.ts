@@ -7,6 +7,9 @@
 // from its SEARCH marker to its REPLACE marker (a diff inside it is its text), a unified diff over its
 // header, hunk and blank lines (a marker line it quotes is its context), an apply_patch section to its
 // `*** End Patch`. Each parser then reads its own lines, the others' lines masked, positions kept.
+// Plain fenced code blocks (a whole file, a declaration, a lazy snippet), each naming its file the ways
+// chat models write it (codeBlocks.ts), are the answer's code blocks when no edit format owns their lines.
+import { type CodeBlock, findCodeBlocks } from './codeBlocks';
 import type { EditFormat } from './edits';
 import { blockEndLine, findPathBefore, firstBlockOffset, parseBlocks } from './parser';
 import { type FileChange, findPatch, parsePatch } from './patchParser';
@@ -20,6 +23,14 @@ export interface ParsedAnswer {
    * hunks are numbered 1.. across the whole answer.
    */
   files: FileChange[];
+  /** The plain code blocks, in input order, numbered 1.. among themselves (issue 28). */
+  codeBlocks: AnswerCodeBlock[];
+}
+
+/** A plain code block of an answer: its code, the file it names (if any) and where it is. */
+export interface AnswerCodeBlock extends CodeBlock {
+  /** 1-based number among the answer's code blocks. */
+  index: number;
 }
 
 type Owner = 'block' | 'patch';
@@ -39,8 +50,9 @@ export function parseAnswer(text: string): ParsedAnswer | undefined {
   const owners = ownership(lines);
   const hasBlocks = owners.includes('block');
   const hasPatch = owners.includes('patch');
+  const codeBlocks = answerCodeBlocks(lines, owners);
   if (!hasBlocks && !hasPatch) {
-    return undefined;
+    return codeBlocks.length > 0 ? { formats: [], files: [], codeBlocks } : undefined;
   }
   // A text of one format goes to its parser whole, exactly as before answers could mix them.
   const patchLines = hasBlocks ? masked(lines, owners, 'patch') : lines;
@@ -70,7 +82,21 @@ export function parseAnswer(text: string): ParsedAnswer | undefined {
       formats.push(format);
     }
   }
-  return { formats, files };
+  return { formats, files, codeBlocks };
+}
+
+/**
+ * The code blocks no edit owns a line of: a fence around SEARCH/REPLACE blocks or a diff is their
+ * wrapping, not code. Owned lines are masked first, so that a fence quoted inside a block cannot pair
+ * with one outside it.
+ */
+function answerCodeBlocks(lines: readonly string[], owners: readonly (Owner | undefined)[]): AnswerCodeBlock[] {
+  const text = owners.some((o) => o !== undefined)
+    ? lines.map((l, i) => (owners[i] === undefined ? l : MASKED)).join('\n')
+    : lines.join('\n');
+  return findCodeBlocks(text)
+    .filter((block) => !owners.slice(block.fenceLine, block.closeLine - 1).some((o) => o !== undefined))
+    .map((block, i) => ({ ...block, index: i + 1 }));
 }
 
 /** Which format owns each line (undefined: prose, paths, fences), decided in reading order. */

@@ -76,15 +76,15 @@ export const DRY_RUN_DESCRIPTION =
 /** The MCP server's apply_patch tool: a whole patch or answer over several files, as `resilient-apply patch` takes it. */
 export const APPLY_PATCH_TOOL_DESCRIPTION =
   'Apply a multi-file edit as one batch: every file changes or none does. ' +
-  "Give in patch a unified diff ('--- a/path', '+++ b/path', '@@' hunks; /dev/null for new and deleted files), an apply_patch patch ('*** Begin Patch', '*** Add File: path', '*** Update File: path' optionally followed by '*** Move to: path', '*** Delete File: path', '@@' hunks, '*** End Patch'), or a whole answer with SEARCH/REPLACE blocks for several files, each with its file's path on the line before the block or its code fence, in any mix. " +
+  "Give in patch a unified diff ('--- a/path', '+++ b/path', '@@' hunks; /dev/null for new and deleted files), an apply_patch patch ('*** Begin Patch', '*** Add File: path', '*** Update File: path' optionally followed by '*** Move to: path', '*** Delete File: path', '@@' hunks, '*** End Patch'), or a whole answer with SEARCH/REPLACE blocks for several files, each with its file's path on the line before the block or its code fence, in any mix, also plain fenced code blocks (a whole file, a declaration, or a lazy snippet with '// ... existing code ...' lines), each naming its file (its path on the line before the fence, the fence's info string '```ts src/a.ts', or a first line '// filepath: src/a.ts'). " +
   'Paths are relative to the project root; nothing outside it is read or written. ' +
   'Every hunk and block is matched like a SEARCH/REPLACE block, tolerating indentation, trailing whitespace, quote, unicode punctuation and line-ending drift; line numbers in @@ headers are only hints. ' +
   'If a hunk or block is ambiguous or not found, nothing is written and the result lists every occurrence, or the closest real text with similarity scores and line ranges: correct that part and call again with the whole patch. ' +
-  'A block with an empty SEARCH creates its file.';
+  'A block with an empty SEARCH creates its file, and so does a code block without placeholder lines for a file that does not exist.';
 
 /** The apply_patch tool's `patch` argument. */
 export const APPLY_PATCH_PATCH_DESCRIPTION =
-  'The whole edit: a unified diff, an apply_patch patch, or SEARCH/REPLACE blocks each preceded by its file path line, for one or more files under the root.';
+  'The whole edit: a unified diff, an apply_patch patch, SEARCH/REPLACE blocks each preceded by its file path line, or fenced code blocks each naming its file, for one or more files under the root.';
 
 /**
  * The editor's tool (package.json) also takes a whole patch: "patch" without "filePath", naming its
