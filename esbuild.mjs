@@ -59,6 +59,8 @@ const LAZY_ENGINE_MODULES = [
   'src/core/batch/hunkPlacement.ts',
   'src/core/report/lineDiff.ts',
   'src/core/batch/snippet.ts',
+  // A whole answer's parser (issue 28): read only by entry points that wait for the engine.
+  'src/core/formats/answer.ts',
   // The review's hunks (issue 27): used only once an apply has run, so the engine is loaded by then.
   'src/core/report/hunks.ts',
   'src/core/report/review.ts',

@@ -119,7 +119,7 @@ export {
   codeBlockLabel,
   isWholeNewFile,
   unnamedCodeBlockMessage,
-} from './batch/answerFiles';
+} from './batch/wholePatch';
 export {
   type AnswerFormat,
   type FileAction,

@@ -58,7 +58,7 @@ function registerServices(context: vscode.ExtensionContext, platform: Platform) 
 export function activateWith(context: vscode.ExtensionContext, platform: Platform): ResilientApplyApi {
   const { log, feedback, applyService, pendingStore, history } = registerServices(context, platform);
   const pasteProvider = registerPasteProvider(context, applyService, log);
-  const codeBlocks = registerCodeBlocks(context, { log, feedback, applyService });
+  const codeBlocks = registerCodeBlocks(context, { log, feedback, applyService, resolveRealPath: platform.resolveRealPath });
   registerBlockSources(context, applyService, history, codeBlocks);
   registerCandidateView(context, pendingStore);
   const preview = registerPreview(context, pendingStore, applyService);

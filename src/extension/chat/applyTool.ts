@@ -24,6 +24,7 @@ import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
 import type { WholePatchPlan } from '../wholePatch';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
+import { answerPaths, isCodeBlockAnswer } from '../snippets/answerApplier';
 import { applyCodeForTool, saveAfterToolEdit } from './codeTool';
 
 /** What the tool needs from activate(). */
@@ -183,10 +184,49 @@ async function prepareWholePatch(edits: WholePatchPlan['edits'], deps: ApplyTool
   return prepared;
 }
 
+/** `{patch}` without "filePath" whose text has code blocks naming their files: a whole answer (issue 28), else undefined. */
+function codeBlockAnswerOf(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return undefined;
+  }
+  const record = input as Record<string, unknown>;
+  const only = Object.keys(record).every((k) => k === 'patch');
+  return only && typeof record.patch === 'string' && isCodeBlockAnswer(record.patch) ? record.patch : undefined;
+}
+
+/** The confirmation for an answer: asked when it touches a file VS Code guards (package.json, .vscode/*.json...). */
+async function prepareAnswer(text: string, deps: ApplyToolDeps): Promise<vscode.PreparedToolInvocation> {
+  const paths = answerPaths(text);
+  const prepared: vscode.PreparedToolInvocation = {
+    invocationMessage: `Applying an answer's code blocks to ${paths.length} file${paths.length === 1 ? '' : 's'}`,
+  };
+  const guardedPaths: string[] = [];
+  for (const name of paths) {
+    const where = workspacePath(name);
+    if (
+      where.ok &&
+      (await guarded(vscode.Uri.joinPath(folderUri(where.folderIndex), where.relativePath), where.relativePath, deps.resolveRealPath))
+    ) {
+      guardedPaths.push(where.relativePath);
+    }
+  }
+  if (guardedPaths.length > 0) {
+    prepared.confirmationMessages = {
+      title: `Apply the answer's code blocks (${guardedPaths.join(', ')})?`,
+      message: new vscode.MarkdownString().appendText(`It changes ${paths.join(', ')}, every file or none, as one undoable edit.`),
+    };
+  }
+  return prepared;
+}
+
 /** The tool object; exported so tests can call prepareInvocation directly (it must be side-effect free). */
 export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<unknown> {
   return {
     async prepareInvocation(options) {
+      const answer = codeBlockAnswerOf(options.input);
+      if (answer !== undefined) {
+        return prepareAnswer(answer, deps);
+      }
       const whole = checkWholePatchInput(options.input);
       if (whole) {
         return whole.ok ? prepareWholePatch(whole.edits, deps) : { invocationMessage: 'Checking the patch' };
@@ -231,6 +271,12 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
 
 /** Validates, resolves, matches and applies; returns the text for the model. */
 export async function applyToolInput(input: unknown, token: vscode.CancellationToken, deps: ApplyToolDeps): Promise<string> {
+  const answer = codeBlockAnswerOf(input);
+  if (answer !== undefined) {
+    // Code blocks naming their files (with blocks or hunks beside them): every file or none, one edit, saved.
+    const outcome = await deps.codeBlocks.answers.apply(answer, 'strict', undefined, { source: 'tool', save: true });
+    return outcome.summary;
+  }
   const whole = checkWholePatchInput(input);
   if (whole) {
     if (!whole.ok) {

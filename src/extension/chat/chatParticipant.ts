@@ -24,7 +24,8 @@ import { labelFor, refusalFor } from '../targets';
 import { type WholePatchPlan, wholePatchOf } from '../wholePatch';
 import { type ChatApplyArgs, ChatCommands, type ChatTargetArg, location, registerChatCommands, toBlockArg } from './chatCommands';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
-import { codeBlocksOf, registerCodeBlockChatCommands, replyWithCodeBlocks } from './codeBlockReply';
+import { codeBlocksOf, registerCodeBlockChatCommands, replyWithAnswer, replyWithCodeBlocks } from './codeBlockReply';
+import { isCodeBlockAnswer } from '../snippets/answerApplier';
 import {
   batchLine,
   candidateButtonLabel,
@@ -416,6 +417,8 @@ export function createApplyParticipantHandler(applyService: ApplyService, codeBl
     if (plainCode.length > 0 && codeBlocks) {
       stream.progress(`Placing ${plainCode.length} code block${plainCode.length === 1 ? '' : 's'} in the open files…`);
       const unique = await replyWithCodeBlocks(stream, plainCode, fallbackTarget(input), codeBlocks);
+      // Code blocks for several files: the whole answer as one batch too ("Apply all to N files").
+      await replyWithAnswer(stream, input.plainTexts.join('\n\n'), fallbackTarget(input), codeBlocks, 2);
       return {
         metadata: {
           command: request.command,
@@ -439,6 +442,11 @@ export function createApplyParticipantHandler(applyService: ApplyService, codeBl
     }
     const ready = isReady(plan);
     renderPlan(stream, plan, ready);
+    // Blocks beside code blocks naming files (one answer in two formats): the code blocks apply only with the whole answer.
+    const mixed = input.sources.filter((source) => isCodeBlockAnswer(source.text));
+    if (codeBlocks && mixed.length > 0) {
+      await replyWithAnswer(stream, mixed.map((source) => source.text).join('\n\n'), fallbackTarget(input), codeBlocks, 1);
+    }
     const unique = plan.parts.flatMap((p) => p.result.blocks).filter(isUnique).length;
     return { metadata: { command: request.command, blocks: blocks.length, unique, ready } satisfies ApplyChatMetadata };
   };

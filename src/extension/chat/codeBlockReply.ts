@@ -5,13 +5,22 @@
 // it does not place, with the candidates and the model's message. Apply re-checks the live file and
 // applies as one undoable edit; Preview opens the review diff (Apply / Discard in its title bar).
 import * as vscode from 'vscode';
-import { type BlockOutcome, type CodeBlock, codeBlockAt, findCodeBlocks, formatPercent, outcomeLine } from '../../core';
+import {
+  type BlockOutcome,
+  type CodeBlock,
+  codeBlockAt,
+  fileChangeLine,
+  findCodeBlocks,
+  formatPercent,
+  outcomeLine,
+  parseAnswer,
+} from '../../core';
 import { afterEngine } from '../engineGate';
 import { changesLine } from '../review/registerReview';
 import type { CodeBlockDeps } from '../snippets/codeBlockSources';
 import type { CodeBlockOutcome } from '../snippets/snippetReview';
 import { overlappingMatches, type SnippetMatch } from '../snippets/snippetApplier';
-import { labelFor, openTarget, resolveBlockTarget } from '../targets';
+import { labelFor, normalizeBlockPath, openTarget, resolveBlockTarget } from '../targets';
 import { type ChatApplyArgs, ChatCommands, location, toBlockArg } from './chatCommands';
 import { candidateButtonLabel, escapeMarkdown, fence, linesLabel } from './outcomeText';
 
@@ -22,7 +31,15 @@ export const CodeBlockChatCommands = {
   preview: 'resilientApply.chat.previewCodeBlock',
   /** Applies every code block of the reply for one file as ONE WorkspaceEdit. Args: CodeBlocksButtonArgs. */
   applyAll: 'resilientApply.chat.applyCodeBlocks',
+  /** Applies a whole answer (code blocks and blocks over several files) as ONE WorkspaceEdit. Args: AnswerButtonArgs. */
+  applyAnswer: 'resilientApply.chat.applyAnswer',
 } as const;
+
+/** What an "Apply all to N files" button carries: the answer's text and the file for code blocks naming none. */
+export interface AnswerButtonArgs {
+  text: string;
+  fallback?: string;
+}
 
 /** What an "Apply all" button carries: one file and its code blocks, in the order of the reply. */
 export interface CodeBlocksButtonArgs {
@@ -182,6 +199,57 @@ function offerApplyAll(stream: vscode.ChatResponseStream, group: ReadonlyArray<{
   });
 }
 
+/** How many files an answer names (its code blocks', blocks' and patches' paths, as written). */
+function namedFiles(text: string): number {
+  let parsed;
+  try {
+    parsed = parseAnswer(text);
+  } catch {
+    return 0; // Malformed edits are named by the blocks' reply.
+  }
+  const paths = [...(parsed?.codeBlocks ?? []).map((b) => b.filePath), ...(parsed?.files ?? []).map((f) => f.path)];
+  return new Set(paths.filter((p): p is string => p !== undefined).map(normalizeBlockPath)).size;
+}
+
+/**
+ * A whole answer over several files (issue 28): its dry run as one batch, every file or none, and an
+ * "Apply all to N files" button applying it as ONE WorkspaceEdit. Shown when the answer changes at
+ * least `minFiles` files. Returns whether it would apply.
+ */
+export async function replyWithAnswer(
+  stream: vscode.ChatResponseStream,
+  text: string,
+  fallback: vscode.Uri | undefined,
+  deps: CodeBlockDeps,
+  minFiles: number,
+): Promise<boolean> {
+  if (namedFiles(text) < minFiles) {
+    return false;
+  }
+  const plan = await deps.answers.plan(text, 'chat', fallback, 'chat');
+  const n = plan.files.length;
+  stream.markdown(`\n---\n\n**The whole answer**: ${n} file${n === 1 ? '' : 's'}, applied together (every file or none, one undo)\n\n`);
+  for (const change of deps.answers.changes(plan)) {
+    stream.markdown(`- ${escapeMarkdown(fileChangeLine(change, true))}\n`);
+  }
+  const refusal = deps.answers.refusal(plan);
+  if (refusal !== undefined) {
+    stream.markdown(`\n**Nothing can be applied together:**\n\n${fence(refusal)}`);
+    return false;
+  }
+  const args: AnswerButtonArgs = { text };
+  if (fallback) {
+    args.fallback = fallback.toString();
+  }
+  stream.button({
+    title: `Apply all to ${n} file${n === 1 ? '' : 's'}`,
+    command: CodeBlockChatCommands.applyAnswer,
+    arguments: [args],
+    tooltip: 'Every file or none, as one undoable edit',
+  });
+  return true;
+}
+
 /** An "Apply all" button's code blocks placed again on the live file: every one must place, or none is applied. */
 async function applyAll(deps: CodeBlockDeps, raw: unknown): Promise<CodeBlockOutcome> {
   const args = raw as CodeBlocksButtonArgs | undefined;
@@ -268,6 +336,21 @@ export function registerCodeBlockChatCommands(context: vscode.ExtensionContext, 
         if (outcome.status === 'applied') {
           await deps.applier.reveal(outcome.plan);
         } else {
+          void vscode.window.showErrorMessage(outcome.summary);
+        }
+        return outcome;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      CodeBlockChatCommands.applyAnswer,
+      afterEngine(async (raw: unknown) => {
+        const args = raw as AnswerButtonArgs | undefined;
+        if (typeof args?.text !== 'string') {
+          return { status: 'invalid', summary: 'This chat button is from an incompatible version of Resilient Apply; ask @apply again.' };
+        }
+        const fallback = typeof args.fallback === 'string' ? vscode.Uri.parse(args.fallback) : undefined;
+        const outcome = await deps.answers.apply(args.text, 'chat', fallback, { source: 'chat' });
+        if (outcome.status !== 'applied') {
           void vscode.window.showErrorMessage(outcome.summary);
         }
         return outcome;

@@ -7,6 +7,7 @@ import { type CodeBlock, codeBlockAt, findCodeBlocks, isPlaceholderLine, outcome
 import type { ApplyService } from '../applyService';
 import { afterEngine } from '../engineGate';
 import { normalizeBlockPath, resolveBlockTarget } from '../targets';
+import type { AnswerApplier } from './answerApplier';
 import type { SnippetApplier } from './snippetApplier';
 import type { CodeBlockOutcome, SnippetReviews } from './snippetReview';
 
@@ -21,6 +22,8 @@ export interface CodeBlockDeps {
   reviews: SnippetReviews;
   /** Applies a code block put at a chosen place (an ordinary block, see core's codeBlockAt). */
   applyService: ApplyService;
+  /** A whole answer's code blocks over several files, as one edit (issue 28). */
+  answers: AnswerApplier;
 }
 
 /** A code block to apply: its code and the file it names, if any. */

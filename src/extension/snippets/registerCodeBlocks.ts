@@ -6,18 +6,21 @@ import type { ApplyService } from '../applyService';
 import type { Feedback } from '../feedback';
 import { extensionGrammars } from '../grammarSource';
 import type { Log } from '../log';
+import type { RealPathResolver } from '../workspaceBoundary';
+import { AnswerApplier } from './answerApplier';
 import { type CodeBlockDeps, registerCodeBlockLenses } from './codeBlockSources';
 import { SnippetApplier } from './snippetApplier';
 import { registerReviewCommands, SnippetReviews } from './snippetReview';
 
 export function registerCodeBlocks(
   context: vscode.ExtensionContext,
-  services: { log: Log; feedback: Feedback; applyService: ApplyService },
+  services: { log: Log; feedback: Feedback; applyService: ApplyService; resolveRealPath: RealPathResolver },
 ): CodeBlockDeps {
   const applier = new SnippetApplier(extensionGrammars(context.extensionUri), services.log, services.feedback);
   const reviews = new SnippetReviews(applier);
   registerReviewCommands(context, reviews);
-  const deps: CodeBlockDeps = { applier, reviews, applyService: services.applyService };
+  const answers = new AnswerApplier(applier, services.resolveRealPath, services.log, services.feedback);
+  const deps: CodeBlockDeps = { applier, reviews, applyService: services.applyService, answers };
   registerCodeBlockLenses(context, deps);
   return deps;
 }

@@ -4,7 +4,15 @@
 // loads nothing until the first code block (the grammars come through the GrammarSource), and applies
 // the result as ONE WorkspaceEdit, matched again first if the document changed meanwhile.
 import * as vscode from 'vscode';
-import { applySnippet, type GrammarSource, type SnippetInput, type SnippetResult } from '../../core';
+import {
+  applyCodeFile,
+  applySnippet,
+  type CodeFile,
+  type CodeFileResult,
+  type GrammarSource,
+  type SnippetInput,
+  type SnippetResult,
+} from '../../core';
 import type { ApplyOutcome, BatchPlan, MatchedPart } from '../applyService';
 import { rangesAfterEdits, type Feedback } from '../feedback';
 import type { Log } from '../log';
@@ -102,6 +110,22 @@ export class SnippetApplier {
         `${result.snippet.grammarProblem ? ` (grammar: ${result.snippet.grammarProblem})` : ''} in ${ms.toFixed(1)} ms (v${version})`,
     );
     return { uri: document.uri, label, document, version, text, code, result, ms };
+  }
+
+  /**
+   * A whole answer's changes to one file (issue 28), run in the answer's order on the file's evolving
+   * text: `document` undefined for a file that does not exist yet. Nothing is written.
+   */
+  async runCodeFile(document: vscode.TextDocument | undefined, label: string, file: CodeFile, source: string): Promise<CodeFileResult> {
+    const t0 = performance.now();
+    const options = document
+      ? { ...engineOptions(document, label), grammars: this.grammars, documentKey: document.uri.toString() }
+      : { fileName: label, grammars: this.grammars };
+    const result = await applyCodeFile(document?.getText(), file, options);
+    this.log.info(
+      `[${source}] answer -> ${label}: ${result.status}, ${file.steps.length} step(s) in ${(performance.now() - t0).toFixed(1)} ms`,
+    );
+    return result;
   }
 
   /** After an apply (its outcome's plan): shows each document's changed lines and highlights them. */
