@@ -159,7 +159,7 @@ suite('a whole answer of code blocks over several files', () => {
       '```',
     ];
     const broken = `${answer(dir())}\n${extra.join('\n')}\n`;
-    const line = broken.split('\n').indexOf(extra[1]);
+    const line = broken.split('\n').lastIndexOf(extra[1]);
     const { text, buttons } = await ask(broken);
     assert.match(text, /Nothing can be applied together/);
     assert.match(text, new RegExp(`Code block 4 \\(line ${line}\\)`));
