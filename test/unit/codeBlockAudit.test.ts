@@ -18,6 +18,7 @@ import {
   unshownDeclarationsKept,
   wholeFileRewriteAllowed,
 } from '../../src/core/decide/audit/codeBlockAudit';
+import { writtenInPlace } from '../../src/core/decide/audit/writtenInPlace';
 import { keptLines } from '../../src/core/decide/audit/lineDiff';
 import { isConfigFile, rewriteAllowed } from '../../src/core/decide/audit/wholeFile';
 import { isPlaceholderLine } from '../../src/core/formats/placeholders';
@@ -161,6 +162,52 @@ describe('audit rules, one by one', () => {
     assert.equal(rewriteAllowed({ fileTop: [], blockTop: [], placeholders: false, config: true }), false);
     assert.ok(isConfigFile(undefined, 'package.json') && isConfigFile('yaml', undefined) && isConfigFile(undefined, 'Cargo.toml'));
     assert.ok(!isConfigFile('typescript', 'a.ts'));
+  });
+
+  test('no-second-declaration: names the plan wrote count too, when the block does not read whole', async () => {
+    const file = 'function a() {}\n\nconst styles = { box: 1 };\n';
+    // The block as read lists no declaration (as a Flow block read by the JavaScript grammar may not).
+    const input = await inputOf(file, 'const styles = { box: 2 };', `${file}\nconst styles = { box: 2 };\n`, 'javascript');
+    const failure = noSecondDeclaration({ ...input, blockOutline: { ...input.blockOutline, decls: [] } });
+    assert.equal(failure?.rule, 'no-second-declaration');
+    assert.match(failure?.reason ?? '', /const styles 2 times at the top level/);
+  });
+
+  test('written-in-place: a written line stands between its neighbours in the block', async () => {
+    const file = '.card {\n\t.title {\n\t\t// legacy\n\t\tword-break: break-word;\n\t}\n}\n';
+    const block = '\t.title {\n\t\tword-break: normal;\n\t\toverflow-wrap: break-word;\n\t}';
+    // The old declaration left under the new ones: the block has `}` after them.
+    const below =
+      '.card {\n\t.title {\n\t\tword-break: normal;\n\t\toverflow-wrap: break-word;\n\t\t// legacy\n\t\tword-break: break-word;\n\t}\n}\n';
+    const failure = writtenInPlace(await inputOf(file, block, below));
+    assert.equal(failure?.rule, 'written-in-place');
+    assert.match(failure?.reason ?? '', /"overflow-wrap: break-word;"\) .*before "\}"/);
+    const right = '.card {\n\t.title {\n\t\tword-break: normal;\n\t\toverflow-wrap: break-word;\n\t}\n}\n';
+    assert.equal(writtenInPlace(await inputOf(file, block, right)), undefined);
+    // A comment of the file the block left out may stand between a written line and its neighbour.
+    const commented = '.card {\n\t.title {\n\t\t// legacy\n\t\tword-break: normal;\n\t\toverflow-wrap: break-word;\n\t}\n}\n';
+    assert.equal(writtenInPlace(await inputOf(file, block, commented)), undefined);
+  });
+
+  test('written-in-place: at the depth the block gives it', async () => {
+    const file = '.post {\n\tb {\n\t\tfont-weight: normal;\n\t}\n}\n';
+    const block = '\tb {\n\t\tfont-weight: 400;\n\t}';
+    const flat = '.post {\n\tb {\n\tfont-weight: 400;\n}\n}\n';
+    assert.match(writtenInPlace(await inputOf(file, block, flat))?.reason ?? '', /indents it deeper than "b \{"/);
+    // Another width is the same depth: 2 spaces a level in the block, a tab in the file.
+    assert.equal(writtenInPlace(await inputOf(file, '  b {\n    font-weight: 400;\n  }', file.replace('normal', '400'))), undefined);
+  });
+
+  test("written-in-place: never beside the file's own copy of the line", async () => {
+    const file = 'template <typename T>\nT a(T x)\n{\n  return x;\n}\n\ntemplate <typename T>\nT b(T x)\n{\n  return a(x);\n}\n';
+    const block = 'template <typename T>\nT a(T x)\n{\n  return x + 1;\n}\n\ntemplate <typename T>\n// ... existing code ...';
+    const doubled = file.replace('return x;\n}\n', 'return x + 1;\n}\n\ntemplate <typename T>\n');
+    const failure = writtenInPlace(await inputOf(file, block, doubled));
+    assert.match(failure?.reason ?? '', /"template <typename T>"\) .*written again beside the file's own line 7/);
+    assert.equal(writtenInPlace(await inputOf(file, block, file.replace('return x;', 'return x + 1;'))), undefined);
+    // A block that repeats a line asks for the repeat; closers repeat in real code.
+    const twice = 'int a;\nint b;\n';
+    assert.equal(writtenInPlace(await inputOf(twice, 'int a;\nint a;\n// ... existing code ...', 'int a;\nint a;\nint b;\n')), undefined);
   });
 
   test('the audit passes a correct result', async () => {

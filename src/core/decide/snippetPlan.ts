@@ -105,9 +105,14 @@ export function planSnippet(file: FileView, snippet: SnippetView): SnippetPlan {
     const lines = reindent(snippet.lines, '', '', indentStyle(snippet.lines), indentStyle(file.lines));
     // The file's last line break stays as it is (the block's lines have none after them).
     const end = file.lines.length > 1 && file.lines[file.lines.length - 1] === '' ? file.lines.length - 1 : file.lines.length;
+    // Blank lines the file starts with stay when the block starts with code (a block never shows them).
+    let start = 0;
+    while (start < end && file.lines[start].trim() === '' && (snippet.lines[0] ?? '').trim() !== '') {
+      start++;
+    }
     return {
       kind: 'edits',
-      edits: [{ start: 0, end, lines, part: 0 }],
+      edits: [{ start, end, lines, part: 0 }],
       parts: [{ action: 'rewritten', what: 'the whole file', fileStart: 0, fileEnd: end }],
       wholeFile: true,
       removed: removedBy(file, snippet),

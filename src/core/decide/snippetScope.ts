@@ -326,6 +326,15 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
     const from = f.length > 0 ? f[0].start : start;
     const to = f.length > 0 ? f[f.length - 1].end : from;
     const lines = s.length > 0 ? blockLines(context, scope, s) : [];
+    if (
+      s.length > 0 &&
+      gap.leftEnd !== undefined &&
+      blankAbove(context.snippet.lines, s[0].start) &&
+      !blankAbove(context.file.lines, from)
+    ) {
+      // The blank line the block puts between the paired line and the lines it changes stays with them.
+      lines.unshift('');
+    }
     if (!sameLines(lines, context.file.lines.slice(from, to))) {
       addEdit(context, { action: 'changed', what: lineSpan(from, to), fileStart: from, fileEnd: to }, from, to, lines);
     }
@@ -561,6 +570,36 @@ function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[]
   addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, [...above, ...lines, ...below]);
 }
 
+const blankAbove = (lines: readonly string[], line: number): boolean => line > 0 && lines[line - 1].trim() === '';
+
+/** Blank lines at the start (dir 1) or end (dir -1) of a body's interior. */
+function edgeBlanks(lines: readonly string[], interior: { start: number; end: number }, dir: 1 | -1): number {
+  let count = 0;
+  for (let i = dir === 1 ? interior.start : interior.end - 1; i >= interior.start && i < interior.end && lines[i].trim() === ''; i += dir) {
+    count++;
+  }
+  return count;
+}
+
+/**
+ * A declaration shown whole over the file's keeps the blank lines the file has inside its braces, right
+ * after the first line and before the last, when the block has none there: a model drops them when it
+ * shows a namespace or class around the one member it changes, never to remove them.
+ */
+function keepEdgeBlanks(lines: string[], shown: Decl, target: Decl, snippetLines: readonly string[], fileLines: readonly string[]): void {
+  if (!shown.interior || !target.interior || shown.interior.end <= shown.interior.start) {
+    return;
+  }
+  const tail = edgeBlanks(fileLines, target.interior, -1);
+  if (tail > 0 && tail < target.interior.end - target.interior.start && edgeBlanks(snippetLines, shown.interior, -1) === 0) {
+    lines.splice(shown.interior.end - shown.lead, 0, ...new Array<string>(tail).fill(''));
+  }
+  const head = edgeBlanks(fileLines, target.interior, 1);
+  if (head > 0 && head < target.interior.end - target.interior.start && edgeBlanks(snippetLines, shown.interior, 1) === 0) {
+    lines.splice(shown.interior.start - shown.lead, 0, ...new Array<string>(head).fill(''));
+  }
+}
+
 /** Export and visibility words that open a declaration's first line (`export default`, Rust's `pub(crate)`). */
 const LEADING_MODIFIERS = /^(export\s+(default\s+)?|pub(\([^)]*\))?\s+)/;
 
@@ -595,6 +634,7 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
       context.fileStyle,
     );
     lines[shown.start - shown.lead] = headerLine(lines[shown.start - shown.lead], file.lines[target.start]);
+    keepEdgeBlanks(lines, shown, target, snippet.lines, file.lines);
     if (!sameLines(lines, file.lines.slice(from, target.end + 1))) {
       addEdit(
         context,

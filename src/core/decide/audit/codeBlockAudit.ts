@@ -9,6 +9,7 @@ import { type Decl, describeDecl, type Outline } from '../../match/structure/out
 import { foldQuotes, foldUnicode } from '../../match/normalize';
 import { keptLines } from './lineDiff';
 import { listDecls, rewriteAllowed } from './wholeFile';
+import { writtenInPlace } from './writtenInPlace';
 
 export type AuditRule =
   | 'block-lines-kept'
@@ -16,6 +17,7 @@ export type AuditRule =
   | 'unshown-declarations-kept'
   | 'no-new-syntax-errors'
   | 'no-second-declaration'
+  | 'written-in-place'
   | 'whole-file-rewrite';
 
 export interface AuditFailure {
@@ -49,6 +51,8 @@ export const RULE_TEXT: Record<AuditRule, string> = {
   'unshown-declarations-kept': 'every declaration the code block does not show is kept byte for byte, once',
   'no-new-syntax-errors': 'the result has no more syntax errors than the file',
   'no-second-declaration': 'no scope gains a second declaration of a name the code block shows',
+  'written-in-place':
+    'each line written from the code block stands between its neighbours in the block, at the depth the block gives it, and never beside a copy of itself',
   'whole-file-rewrite': 'a whole-file rewrite shows every top-level declaration of the file',
 };
 
@@ -59,6 +63,7 @@ export function auditCodeBlock(input: AuditInput): AuditFailure | undefined {
     blockLinesKept(input) ??
     removedLinesShown(input) ??
     unshownDeclarationsKept(input) ??
+    writtenInPlace(input) ??
     noNewSyntaxErrors(input) ??
     noSecondDeclaration(input)
   );
@@ -651,6 +656,18 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
     return undefined;
   }
   const names = new Set(entries(input.blockOutline.decls).map((e) => e.decl.name));
+  // And the declarations the plan wrote, as the result reads them: a block that does not parse whole
+  // (Flow types read by the JavaScript grammar) may list fewer than it holds.
+  const kept = keptLines(input.fileLines, input.resultLines);
+  if (kept) {
+    const fromFile = new Uint8Array(input.resultLines.length);
+    kept.forEach((r) => r >= 0 && (fromFile[r] = 1));
+    for (const e of entries(input.resultOutline.decls)) {
+      if (!fromFile[e.decl.start]) {
+        names.add(e.decl.name);
+      }
+    }
+  }
   const before = byScope(input.fileOutline.decls);
   for (const [key, list] of byScope(input.resultOutline.decls)) {
     const name = key.slice(key.lastIndexOf('|') + 1);

@@ -11,6 +11,19 @@ export const MAX_AUDIT_DIFFERENCES = 2_000;
  * undefined when more than MAX_AUDIT_DIFFERENCES lines differ.
  */
 export function keptLines(before: readonly string[], after: readonly string[]): Int32Array | undefined {
+  // Several rules ask for the same pair (the file and the planned result): computed once.
+  const cached = keptCache.get(after);
+  if (cached && cached.before === before) {
+    return cached.kept;
+  }
+  const kept = diffKept(before, after);
+  keptCache.set(after, { before, kept });
+  return kept;
+}
+
+const keptCache = new WeakMap<readonly string[], { before: readonly string[]; kept: Int32Array | undefined }>();
+
+function diffKept(before: readonly string[], after: readonly string[]): Int32Array | undefined {
   const kept = new Int32Array(before.length).fill(-1);
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) {

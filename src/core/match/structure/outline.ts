@@ -118,7 +118,7 @@ const KEYWORD_KINDS: Record<string, { kind: string; family: DeclFamily }> = {
 /** Modifiers that may come before the keyword or the name. */
 const MODIFIERS =
   /^(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|override|virtual|sealed|open|inline|extern|unsafe|const|pub(?:\([^)]*\))?|data|case|suspend|operator|local|partial|readonly|synchronized|native|declare)\s+)*/;
-const KEYWORD_HEADER = /^([A-Za-z]+)\*?\s+(?:(?:self|this)\.)?([A-Za-z_$][\w$]*(?:[.:][A-Za-z_$][\w$]*)*[!?]?)/;
+const KEYWORD_HEADER = /^([A-Za-z]+)\*?\s+(?:(?:self|this)\.)?([A-Za-z_$][\w$]*(?:(?:\.|::?)[A-Za-z_$][\w$]*)*[!?]?)/;
 /** A C-like function or method: a name and a parameter list, then `{` (return types and modifiers before). */
 const CALL_HEADER =
   /^(?:[\w$<>[\],.*&:?]+\s+)*([A-Za-z_$][\w$]*)\s*\([^;]*\)\s*(?:(?:->|:)\s*[^{;=]+|const|throws\s+[\w.,\s]+|noexcept)?\s*\{\s*$/;

@@ -1,0 +1,104 @@
+// Placement defects the real-edit corpora found (issue 25: test/fixtures/npmCorpus and the local commit
+// corpus), each on a reproduction written for it in the shape the corpus case had: the file and the block,
+// and the file the user wants, or the audit's refusal naming the rule.
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { applySnippet, type SnippetResult } from '../../src/core';
+import { outlineText } from '../../src/core/match/structure/outline';
+import { testGrammars } from '../shared/grammars';
+
+const lines = (...l: string[]): string => l.join('\n');
+
+async function apply(doc: string, code: string, fileName: string): Promise<SnippetResult> {
+  return applySnippet(doc, { code, fileName }, { grammars: testGrammars, fileName });
+}
+
+function assertApplied(result: SnippetResult, expected: string): void {
+  assert.equal(result.status, 'applied', result.message);
+  assert.equal(result.content, expected, result.message);
+}
+
+describe('placement defects from the real-edit corpora', () => {
+  test('a changed SCSS declaration is not written above the old one: refused, naming the line and its neighbours', async () => {
+    const file = lines('.card {', '\t.title {', '\t\t// legacy', '\t\tword-break: break-word;', '\t}', '}', '');
+    const block = lines('\t.title {', '\t\tword-break: normal;', '\t\toverflow-wrap: break-word;', '\t}');
+    const result = await apply(file, block, 'card.scss');
+    assert.equal(result.status, 'invalid', result.content);
+    assert.match(result.message, /stands between its neighbours in the block/);
+    assert.match(result.message, /"overflow-wrap: break-word;"\) .*before "\}"/);
+  });
+
+  test('a nested SCSS rule is not written to the left of its parent: refused, naming the depth', async () => {
+    const file = lines('.post {', '\t.meta {', '\t\tb {', '\t\t\tfont-weight: normal;', '\t\t}', '\t}', '}', '');
+    const result = await apply(file, lines('\t\tb {', '\t\t\tfont-weight: 400;', '\t\t}'), 'post.scss');
+    assert.equal(result.status, 'invalid', result.content);
+    assert.match(result.message, /"font-weight: 400;"\) .*indents it deeper than "b \{"/);
+  });
+
+  test('a whole-file rewrite keeps the blank lines the file starts with', async () => {
+    const file = lines('', '#pragma once', '', 'namespace app {', '', 'using Size = int;', '', '} // namespace app', '');
+    const block = lines('#pragma once', '', 'namespace app {', '', 'using Size = long;', '', '} // namespace app');
+    assertApplied(await apply(file, block, 'size.h'), file.replace('int', 'long'));
+  });
+
+  test('a namespace shown whole around its one function keeps the blank lines inside its braces', async () => {
+    const file = lines(
+      '#include "log.h"',
+      '',
+      'namespace app {',
+      '',
+      'void log(int level)',
+      '{',
+      '  print(level);',
+      '}',
+      '',
+      '} // namespace app',
+      '',
+    );
+    const block = lines(
+      '// ... existing code ...',
+      'namespace app {',
+      'void log(int level)',
+      '{',
+      '  print(level + 1);',
+      '}',
+      '} // namespace app',
+    );
+    assertApplied(await apply(file, block, 'log.cpp'), file.replace('print(level)', 'print(level + 1)'));
+  });
+
+  test('the blank line a block puts between a kept line and the lines it adds stays', async () => {
+    const file = lines('// icons', '.icon svg {', '\twidth: 100%;', '\theight: 100%;', '}', '');
+    const block = lines(
+      '// ... existing code ...',
+      '.icon svg {',
+      '\twidth: 100%;',
+      '\theight: 100%;',
+      '',
+      '\t// strokes scale',
+      '\tpath {',
+      '\t\tvector-effect: none;',
+      '\t}',
+      '}',
+    );
+    const expected = lines(
+      '// icons',
+      '.icon svg {',
+      '\twidth: 100%;',
+      '\theight: 100%;',
+      '',
+      '\t// strokes scale',
+      '\tpath {',
+      '\t\tvector-effect: none;',
+      '\t}',
+      '}',
+      '',
+    );
+    assertApplied(await apply(file, block, 'icon.scss'), expected);
+  });
+
+  test('a C++17 nested namespace keeps its whole name where the outline reads it (files the grammar reads with errors)', () => {
+    const outline = outlineText(['namespace facebook::react {', 'class Instance;', '} // namespace facebook::react']);
+    assert.equal(outline.decls[0]?.name, 'facebook::react');
+  });
+});
