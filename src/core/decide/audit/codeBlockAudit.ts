@@ -7,42 +7,12 @@
 
 import { type Decl, describeDecl, type Outline } from '../../match/structure/outline';
 import { foldQuotes, foldUnicode } from '../../match/normalize';
+import type { AuditFailure, AuditInput, AuditRule } from './auditTypes';
 import { keptLines } from './lineDiff';
 import { listDecls, rewriteAllowed } from './wholeFile';
 import { writtenInPlace } from './writtenInPlace';
 
-export type AuditRule =
-  | 'block-lines-kept'
-  | 'removed-lines-shown'
-  | 'unshown-declarations-kept'
-  | 'no-new-syntax-errors'
-  | 'no-second-declaration'
-  | 'written-in-place'
-  | 'whole-file-rewrite';
-
-export interface AuditFailure {
-  rule: AuditRule;
-  /** What is wrong, in a sentence a model can act on. */
-  reason: string;
-  /** The closest places in the file (0-based lines, [start, end)). */
-  places: Array<{ start: number; end: number }>;
-}
-
-export interface AuditInput {
-  fileLines: readonly string[];
-  /** The block's lines as read (placeholders marked). */
-  blockLines: readonly string[];
-  placeholders: readonly boolean[];
-  resultLines: readonly string[];
-  fileOutline: Outline;
-  blockOutline: Outline;
-  /** The result as the same reader reads it. */
-  resultOutline: Outline;
-  /** The plan wrote the block as a rewrite of the whole file. */
-  wholeFile: boolean;
-  /** A configuration file (never a whole-file rewrite). */
-  config: boolean;
-}
+export type { AuditFailure, AuditInput, AuditRule } from './auditTypes';
 
 /** What each rule checks, as the refusal names it. */
 export const RULE_TEXT: Record<AuditRule, string> = {

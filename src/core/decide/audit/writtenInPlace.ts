@@ -9,7 +9,7 @@
 // and the result (the audit's own line diff), never the planner's pairing.
 
 import { foldQuotes, foldUnicode } from '../../match/normalize';
-import type { AuditFailure, AuditInput } from './codeBlockAudit';
+import type { AuditFailure, AuditInput } from './auditTypes';
 import { keptLines } from './lineDiff';
 
 const key = (line: string): string => foldUnicode(foldQuotes(line)).replace(/\s+/g, '');
