@@ -446,13 +446,32 @@ describe('README doc test', { skip: process.platform === 'win32' ? 'a POSIX shel
     assert.ok(README.includes('`@apply`') && manifest.contributes.chatParticipants[0].name === 'apply');
   });
 
-  test('every relative link and image of the README is a file of the repository (the .vsix carries the images)', () => {
+  test('every relative link and image of the README is a file of the repository, every #link one of its headings', () => {
     const targets = [...README.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:|^#/.test(t));
     assert.ok(targets.length > 0);
     assert.deepEqual(
       targets.filter((t) => !fs.existsSync(path.join(ROOT, t))),
       [],
       'README links to files that do not exist',
+    );
+    // Links to its own sections use GitHub's heading ids (lower case, punctuation dropped, spaces to '-').
+    const ids = new Set(
+      README.split('\n')
+        .filter((l) => /^#{1,6} /.test(l))
+        .map((l) =>
+          l
+            .replace(/^#+ /, '')
+            .toLowerCase()
+            .replace(/[^\w\- ]/g, '')
+            .replace(/ /g, '-'),
+        ),
+    );
+    const anchors = [...README.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(anchors.length > 0);
+    assert.deepEqual(
+      anchors.filter((a) => !ids.has(a)),
+      [],
+      'README links to sections it does not have',
     );
   });
 
