@@ -44,6 +44,38 @@ interface Snippet {
   placeholders: number[];
 }
 
+const isPlaceholderComment = (comment: string): boolean => /\.\.\.|\u2026/.test(comment);
+
+/** A comment line of its own: `// why` or a one-line block comment. */
+const COMMENT_LINE = /^[ \t]*(\/\/.*|\/\*(?:(?!\*\/).)*\*\/)[ \t]*$/;
+/** A comment at the end of an entry's line, after its comma. */
+const END_COMMENT = /^[ \t]*,?[ \t]*(\/\/[^\r\n]*|\/\*(?:(?!\*\/)[^\r\n])*\*\/)[ \t]*(?:\r?\n|$)/;
+
+/** The comment lines right above an entry of the snippet (no blank line between), placeholders left out. */
+function commentsAbove(text: string, entry: Node): string[] {
+  const lineStart = text.lastIndexOf('\n', entry.offset - 1) + 1;
+  if (text.slice(lineStart, entry.offset).trim() !== '') {
+    return [];
+  }
+  const lines = text.slice(0, lineStart).split('\n');
+  lines.pop();
+  const found: string[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const comment = COMMENT_LINE.exec(lines[i].replace(/\r$/, ''))?.[1];
+    if (comment === undefined || isPlaceholderComment(comment)) {
+      break;
+    }
+    found.unshift(comment.trimEnd());
+  }
+  return found;
+}
+
+/** The comment at the end of an entry's line in the snippet (`"a": 1, // why`), unless a placeholder. */
+function commentAfter(text: string, entry: Node): string | undefined {
+  const comment = END_COMMENT.exec(text.slice(entry.offset + entry.length))?.[1]?.trimEnd();
+  return comment && !isPlaceholderComment(comment) ? comment : undefined;
+}
+
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
@@ -60,7 +92,7 @@ function placeholderComments(text: string): number[] {
   const found: number[] = [];
   visit(text, {
     onComment: (offset, length) => {
-      if (/\.\.\.|\u2026/.test(text.slice(offset, offset + length))) {
+      if (isPlaceholderComment(text.slice(offset, offset + length))) {
         found.push(offset);
       }
     },
@@ -135,6 +167,8 @@ class JsonMerge {
     readonly text: string,
     readonly snippet: Snippet,
     readonly style: JsonStyle,
+    /** JSON with comments: a new key's own comments in the snippet are written with it. */
+    readonly writesComments: boolean,
   ) {}
 
   private snippetRaw(node: Node): string {
@@ -195,7 +229,7 @@ class JsonMerge {
     const sorted = isSortedKeys(fileKeys, path);
     const snipProps = (snipObj.children ?? []).filter((p) => p.children?.[1] !== undefined);
     const shown = new Set<string>();
-    const groups = new Map<number, Array<{ key: string; node: Node }>>();
+    const groups = new Map<number, Array<{ key: string; node: Node; prop: Node }>>();
     let lastAnchor: number | undefined;
     snipProps.forEach((prop, i) => {
       const key = propertyKey(prop);
@@ -216,7 +250,7 @@ class JsonMerge {
         lastAnchor = anchor;
       }
       const group = groups.get(anchor) ?? [];
-      group.push({ key, node: valueNode });
+      group.push({ key, node: valueNode, prop });
       groups.set(anchor, group);
       this.wrote([...path, key], 'added', getNodeValue(valueNode) as Json);
     });
@@ -229,9 +263,12 @@ class JsonMerge {
       if (sorted) {
         group.sort((a, b) => a.key.localeCompare(b.key, 'en'));
       }
-      const entries = group.map((g) => `${JSON.stringify(g.key)}: ${this.render(g.node, indent)}`);
+      const above = (g: { prop: Node }) =>
+        this.writesComments ? commentsAbove(this.snippet.text, g.prop).map((c) => `${c}${this.style.eol}${indent}`) : [];
+      const entries = group.map((g) => `${above(g).join('')}${JSON.stringify(g.key)}: ${this.render(g.node, indent)}`);
+      const trailing = group.map((g) => (this.writesComments ? commentAfter(this.snippet.text, g.prop) : undefined));
       const inline = group.map((g) => `${JSON.stringify(g.key)}: ${renderInline(getNodeValue(g.node) as Json)}`);
-      this.edits.push(...insertionEdits(this.text, fileObj, { after, entries }, inline, this.style));
+      this.edits.push(...insertionEdits(this.text, fileObj, { after, entries, trailing }, inline, this.style));
     }
   }
 
@@ -486,7 +523,7 @@ function mergeJsonText(fileText: string, code: string, strict: boolean): ConfigM
       `the snippet is ${snippet.root.type === 'array' ? 'a list' : `a ${snippet.root.type}`} and the file's top level is ${fileRoot.type === 'array' ? 'a list' : `an ${fileRoot.type}`}: show the key it belongs to`,
     );
   }
-  const merge = new JsonMerge(fileText, snippet, detectStyle(fileText));
+  const merge = new JsonMerge(fileText, snippet, detectStyle(fileText), !strict);
   if (fileRoot.type === 'array') {
     merge.mergeArray(fileRoot, snippet.root, []);
   } else {

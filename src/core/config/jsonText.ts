@@ -1,7 +1,8 @@
 // The JSON merge's writing (json.ts decides what changes): the file's own style (indent unit, tabs, line
 // ending, the space after a colon), values rendered in it, and entries inserted into an object or a list
 // with the commas fixed, as text edits of the original. A new entry goes on its own line, indented as its
-// siblings, after the sibling's trailing comment (`"a": 1, // why`), so no comment changes owner.
+// siblings, after the sibling's trailing comment (`"a": 1, // why`), so no comment changes owner; a new
+// entry's own comments (the line above it, the end of its line) come with it in JSON with comments.
 
 import type { Node } from 'jsonc-parser';
 import type { ConfigTextEdit } from './types';
@@ -60,8 +61,22 @@ export function renderValue(value: unknown, style: JsonStyle, indent: string): s
 /** Where entries go in a container: after its child `after` (an index), or before its first child (-1). */
 export interface Insertion {
   after: number;
-  /** Each entry's text: `"key": value` or a list item, already rendered for `indent`. */
+  /** Each entry's text: `"key": value` or a list item, already rendered for `indent` (comment lines above it included). */
   entries: string[];
+  /** Each entry's comment at the end of its line (`// why`), written after the entry's comma. */
+  trailing?: ReadonlyArray<string | undefined>;
+}
+
+/** The entries on lines of their own, each after a line break: commas between them (and after the last when `lastComma`), each trailing comment after its comma. */
+function entryLines(insertion: Insertion, indent: string, eol: string, lastComma: boolean): string {
+  const { entries, trailing } = insertion;
+  return entries
+    .map((entry, i) => {
+      const comma = i < entries.length - 1 || lastComma ? ',' : '';
+      const note = trailing?.[i] ? ` ${trailing[i]}` : '';
+      return `${eol}${indent}${entry}${comma}${note}`;
+    })
+    .join('');
 }
 
 /** The end of the line of `offset` when the rest of it is only a comma and a comment: where a line of its own goes. */
@@ -130,22 +145,19 @@ export function insertionEdits(
   const open = container.offset + 1;
   const close = container.offset + container.length - 1;
   if (children.length === 0) {
-    const inside = text.slice(open, close);
-    if (inside.trim() !== '') {
-      // Only a comment inside: the entries go after it, each on a line.
-      const own = lineIndentAt(text, container.offset);
-      const body = insertion.entries.map((e) => style.eol + indent + e).join(',');
-      return [{ offset: close, length: 0, content: `${body}${style.eol}${own}` }];
-    }
     const own = lineIndentAt(text, container.offset);
-    const body = insertion.entries.join(`,${style.eol}${indent}`);
-    return [{ offset: open, length: close - open, content: `${style.eol}${indent}${body}${style.eol}${own}` }];
+    const body = `${entryLines(insertion, indent, style.eol, false)}${style.eol}${own}`;
+    if (text.slice(open, close).trim() !== '') {
+      // Only a comment inside: the entries go after it, each on a line.
+      return [{ offset: close, length: 0, content: body }];
+    }
+    return [{ offset: open, length: close - open, content: body }];
   }
   const multi = isMultiLine(text, container);
   if (insertion.after < 0) {
     const line = multi ? endOfQuietLine(text, open) : undefined;
     if (line && !line.comma) {
-      return [{ offset: line.end, length: 0, content: `${style.eol}${indent}${insertion.entries.join(`,${style.eol}${indent}`)},` }];
+      return [{ offset: line.end, length: 0, content: entryLines(insertion, indent, style.eol, true) }];
     }
     const gap = text[open] === ' ' ? 1 : 0;
     return [{ offset: open + gap, length: 0, content: `${inlineEntries.join(', ')}, ` }];
@@ -154,11 +166,11 @@ export function insertionEdits(
   const valueEnd = child.offset + child.length;
   const line = multi ? endOfQuietLine(text, valueEnd) : undefined;
   if (line) {
-    const body = insertion.entries.map((e) => `${style.eol}${indent}${e}`).join(',');
     if (line.comma) {
       // A comma follows the sibling (another entry, or a trailing comma kept as the file writes it).
-      return [{ offset: line.end, length: 0, content: `${body},` }];
+      return [{ offset: line.end, length: 0, content: entryLines(insertion, indent, style.eol, true) }];
     }
+    const body = entryLines(insertion, indent, style.eol, false);
     if (line.end === valueEnd) {
       return [{ offset: valueEnd, length: 0, content: `,${body}` }];
     }
