@@ -16,6 +16,7 @@
 // - the result is parsed again and refused if it does not parse, a key not shown changed, or a key
 //   shown does not hold the snippet's value.
 
+import { lastStartAtOrBefore } from '../match/lines';
 import { getNodeValue, type Node, parseTree, type ParseError, printParseErrorCode, visit } from 'jsonc-parser';
 import { formatKeyPath } from '../report/configMessage';
 import {
@@ -424,18 +425,7 @@ function lineOfPath(root: Node | undefined, lineStarts: readonly number[], path:
       node = node?.type === 'array' ? node.children?.[part as number] : undefined;
     }
   });
-  const offset = node?.offset ?? 0;
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return lo + 1;
+  return lastStartAtOrBefore(lineStarts, lineStarts.length - 1, node?.offset ?? 0) + 1;
 }
 
 /** The audit: a key the snippet did not show that changed or went, as a path; undefined when none. */
