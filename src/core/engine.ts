@@ -213,7 +213,7 @@ function evaluateFuzzy(batch: Batch, block: SearchReplaceBlock, spec: SearchSpec
   const cap = Math.min(DEFAULT_FUZZY_WORK_CAP, batch.fuzzyWorkLeft);
   const fuzzy =
     cap > 0
-      ? findFuzzyCandidates(doc.allLines(), spec.lines, {
+      ? findFuzzyCandidates(doc.lineSource(), spec.lines, {
           maxCandidates: Math.max(settings.maxCandidates, 2),
           minScore: settings.minScore,
           workCap: cap,

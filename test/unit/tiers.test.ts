@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { applyBlocks } from '../../src/core/engine';
 import { Matcher, prepareSearch } from '../../src/core/match/tiers';
 import { DocLines } from '../../src/core/match/lines';
+import { LineSource } from '../../src/core/match/lineSource';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };
@@ -408,6 +409,14 @@ describe('DocLines', () => {
         .split('\n')
         .map((l, i, all) => (i < all.length - 1 && l.endsWith('\r') ? l.slice(0, -1) : l));
       assert.deepEqual(doc.allLines(), expected, JSON.stringify(text));
+      // The fuzzy tier's view of the same lines: offsets into the text, then as given in an array.
+      for (const source of [doc.lineSource(), LineSource.ofLines(expected)]) {
+        assert.deepEqual(
+          Array.from({ length: source.length }, (_, i) => source.line(i)),
+          expected,
+          JSON.stringify(text),
+        );
+      }
       assert.equal(doc.count, expected.length);
       for (let i = 0; i < doc.count; i++) {
         assert.equal(doc.line(i), expected[i]);

@@ -12,6 +12,7 @@
 
 import { INVISIBLE_TIERS, type Tier } from './tierTable';
 import { DocLines, type Eol, lastStartAtOrBefore, type LineView } from './lines';
+import { LineSource } from './lineSource';
 import { Matcher, type Occurrence, type SearchSpec } from './tiers';
 import { trimEndWs } from './normalize';
 
@@ -40,6 +41,7 @@ export class LineArray implements LineView {
   private total: number;
   private textCache: string | undefined;
   private docCache: DocLines | undefined;
+  private sourceCache: LineSource | undefined;
   /** Line content up to trailing whitespace -> ids of the lines holding it (built on first use). */
   private index: Map<string, Set<number>> | undefined;
 
@@ -125,6 +127,11 @@ export class LineArray implements LineView {
     return this.contents;
   }
 
+  lineSource(): LineSource {
+    this.sourceCache ??= LineSource.ofLines(this.contents);
+    return this.sourceCache;
+  }
+
   get text(): string {
     if (this.textCache === undefined) {
       const parts: string[] = this.bom ? ['\uFEFF'] : [];
@@ -193,6 +200,7 @@ export class LineArray implements LineView {
     this.total += insert.length - (to - from);
     this.textCache = undefined;
     this.docCache = undefined;
+    this.sourceCache = undefined;
   }
 
   private indexLine(key: string, id: number): void {

@@ -3,6 +3,8 @@
 // on demand and cached. A hit near the top of a large file never scans the rest of it, so a match
 // costs little more than a plain indexOf.
 
+import { LineSource } from './lineSource';
+
 export type Eol = '' | '\n' | '\r\n';
 
 const BOM = 0xfeff;
@@ -23,6 +25,8 @@ export interface LineView {
   dominantEol(): '\n' | '\r\n';
   joined(start: number, end: number): string;
   allLines(): readonly string[];
+  /** Every line as offsets into one text (for the fuzzy scan, which reads them all). */
+  lineSource(): LineSource;
 }
 
 /** Index of the last of the sorted line starts [0, last] that is at or before `offset` (binary search). */
@@ -49,6 +53,7 @@ export class DocLines implements LineView {
   private readonly contents = new Map<number, string>();
   private readonly keyCaches = new Map<string, Map<number, string>>();
   private contentList: string[] | undefined;
+  private source: LineSource | undefined;
   private zeroWidth: boolean | undefined;
 
   /** `lineStarts`: starts already known (withEdit); without them the first is read off the text. */
@@ -220,6 +225,12 @@ export class DocLines implements LineView {
       this.contentList = list;
     }
     return this.contentList;
+  }
+
+  /** The lines allLines() gives, as offsets into the text: no string is cut per line. */
+  lineSource(): LineSource {
+    this.source ??= LineSource.ofText(this.text, this.lineStarts[0]);
+    return this.source;
   }
 
   /** Per-normalisation cache of line keys, so each line is normalised at most once per document. */

@@ -2,6 +2,7 @@
 // and ids worked out on first use (DocLineCache), and the cache of line-to-line similarities (SimTable).
 // Shared by the parts of the score (windowBag.ts, aligner.ts, evidence.ts), so below all of them.
 
+import { type LineSource } from '../lineSource';
 import { type Budget } from './budget';
 import { LINE_START, normalizeLine } from './lineText';
 import { PairIds } from './pairIds';
@@ -110,7 +111,7 @@ export class DocLineCache {
   private readonly lines = new Map<number, DocLine>();
 
   constructor(
-    private readonly docLines: readonly string[],
+    private readonly doc: LineSource,
     private readonly nonBlank: Int32Array,
     private readonly ids: PairIds,
     private readonly sims: SimTable,
@@ -122,7 +123,7 @@ export class DocLineCache {
   norm(j: number): string {
     let s = this.norms.get(j);
     if (s === undefined) {
-      s = normalizeLine(this.docLines[this.nonBlank[j]]);
+      s = normalizeLine(this.doc.line(this.nonBlank[j]));
       this.norms.set(j, s);
       this.budget.spend(s.length);
     }

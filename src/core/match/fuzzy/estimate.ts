@@ -3,6 +3,7 @@
 // decided by sampling()). The hottest code of the search, kept apart from what picks regions from the
 // estimates (prefilter.ts). Its loops are indexed, not for-of (see the note at the top of search.ts).
 
+import { type LineSource } from '../lineSource';
 import { type Budget } from './budget';
 import { isWideSpace, LINE_START } from './lineText';
 import { DOCUMENT_PASS_SHARE, type MeasuredLines } from './measure';
@@ -161,7 +162,7 @@ function grownStore(codes: Uint16Array, needed: number): Uint16Array {
  * of the tier (its tables come from lineTables, codeStore and grownStore).
  */
 export function estimateWindows(
-  docLines: readonly string[],
+  doc: LineSource,
   { nonBlank, leads, nonBlankChars }: MeasuredLines,
   n: number,
   { stride, sampleBits, sampleMask }: Sampling,
@@ -178,15 +179,15 @@ export function estimateWindows(
   const best = new Float32Array(M).fill(-1);
   let common = 0; // sum over bigrams of min(window count * stride, SEARCH count)
   let windowSize = 0;
-
+  const { text, starts, ends } = doc;
   let used = budget.used;
   for (let e = 0; e < M; e++) {
     if (used > prefilterCap) {
       budget.truncated = true;
       break;
     }
-    const line = docLines[nonBlank[e]];
-    const length = line.length;
+    const ls = starts[nonBlank[e]];
+    const length = ends[nonBlank[e]] - ls;
     const lead = leads[e];
     const hashed = e % stride === 0;
     const from = lineOffset[e];
@@ -197,8 +198,8 @@ export function estimateWindows(
         codes = grownStore(codes, from + length);
       }
       let prev = LINE_START;
-      for (let i = lead; i < length; i++) {
-        const c = line.charCodeAt(i);
+      for (let i = ls + lead, end = ls + length; i < end; i++) {
+        const c = text.charCodeAt(i);
         if (c <= 32) {
           if (c === 32 || (c >= 9 && c <= 13)) {
             continue;

@@ -2,6 +2,7 @@
 // the document was measured) and the full one (by lineKey, with KeyMatcher), each skipped when the
 // document or the budget cannot afford it. Between measuring the document and scoring windows.
 
+import { type LineSource } from '../lineSource';
 import { type Budget } from './budget';
 import { ExactLines } from './exactLines';
 import { KeyMatcher } from './keyMatcher';
@@ -68,7 +69,7 @@ export function scanTrimmedLines(lines: MeasuredLines, exact: ExactLines, budget
  * documents above EVIDENCE_SCAN_CHARS and when the budget cannot afford it.
  */
 export function scanExactLines(
-  docLines: readonly string[],
+  doc: LineSource,
   lines: MeasuredLines,
   searchKeys: readonly string[],
   budget: Budget,
@@ -84,8 +85,10 @@ export function scanExactLines(
   const matcher = new KeyMatcher(exact);
   const nonBlank = lines.nonBlank;
   const leads = lines.leads;
+  const { text, starts, ends } = doc;
   for (let j = 0; j < nonBlank.length; j++) {
-    matcher.visit(docLines[nonBlank[j]], leads[j], j);
+    const li = nonBlank[j];
+    matcher.visit(text, starts[li] + leads[j], ends[li], j);
   }
   return exact;
 }

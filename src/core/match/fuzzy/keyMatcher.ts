@@ -16,22 +16,23 @@ const SIGNATURE_HEAD = 8;
 const SIGNATURE_TAIL = 6;
 
 /**
- * A cheap signature of lineKey(line) read from `from` (past the indentation): its first SIGNATURE_HEAD
- * and its last SIGNATURE_TAIL characters, without reading the rest of the line. Rules out almost every line
- * before it is compared (lines of one file often share their first few characters, and their last).
+ * A cheap signature of lineKey of the line text[from, end) (`from` past the indentation): its first
+ * SIGNATURE_HEAD and its last SIGNATURE_TAIL characters, without reading the rest of the line. Rules
+ * out almost every line before it is compared (lines of one file often share their first few
+ * characters, and their last).
  */
-function keySignature(line: string, from: number): number {
-  const head = hashKeyChars(0x811c9dc5, line, from, 1, from, SIGNATURE_HEAD);
-  return hashKeyChars(head, line, line.length - 1, -1, from, SIGNATURE_TAIL) >>> 0;
+function keySignature(text: string, from: number, end: number): number {
+  const head = hashKeyChars(0x811c9dc5, text, from, 1, from, end, SIGNATURE_HEAD);
+  return hashKeyChars(head, text, end - 1, -1, from, end, SIGNATURE_TAIL) >>> 0;
 }
 
 /**
- * FNV-1a over `count` characters of lineKey(line), read from index `i` by `step` (forwards or backwards)
- * without leaving [lo, line.length). An ellipsis supplies as many of its three dots as are still wanted.
+ * FNV-1a over `count` characters of lineKey(text[lo, end)), read from index `i` by `step` (forwards or
+ * backwards) without leaving [lo, end). An ellipsis supplies as many of its three dots as are still wanted.
  */
-function hashKeyChars(sig: number, line: string, i: number, step: 1 | -1, lo: number, count: number): number {
-  for (let taken = 0; i >= lo && i < line.length && taken < count; i += step) {
-    const raw = line.charCodeAt(i);
+function hashKeyChars(sig: number, text: string, i: number, step: 1 | -1, lo: number, end: number, count: number): number {
+  for (let taken = 0; i >= lo && i < end && taken < count; i += step) {
+    const raw = text.charCodeAt(i);
     const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
@@ -49,11 +50,11 @@ function hashKeyChars(sig: number, line: string, i: number, step: 1 | -1, lo: nu
   return sig;
 }
 
-/** Is lineKey(line) equal to `key`? Read from `from` (past the indentation), without building the key. */
-function keyEquals(line: string, from: number, key: string): boolean {
+/** Is lineKey(text[from, end)) equal to `key`? Read in place (`from` past the indentation), without building the key. */
+function keyEquals(text: string, from: number, end: number, key: string): boolean {
   let p = 0;
-  for (let i = from; i < line.length; i++) {
-    const raw = line.charCodeAt(i);
+  for (let i = from; i < end; i++) {
+    const raw = text.charCodeAt(i);
     const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
     if (c === SKIPPED) {
       continue;
@@ -90,7 +91,7 @@ export class KeyMatcher {
   constructor(private readonly exact: ExactLines) {
     const keys = exact.keys;
     keys.forEach((key, k) => {
-      const sig = keySignature(key, 0);
+      const sig = keySignature(key, 0, key.length);
       this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] |= 1 << (sig & 31);
       const pair = (key.charCodeAt(0) << 7) | key.charCodeAt(key.length - 1);
       if (key.length > 0 && pair < 128 * 128 && key.charCodeAt(key.length - 1) < 128) {
@@ -108,16 +109,19 @@ export class KeyMatcher {
     }
   }
 
-  /** Non-blank document line j (its text `line`, content from `lead`): note it if its key is SEARCH's. */
-  visit(line: string, lead: number, j: number): void {
+  /**
+   * Non-blank document line j, text[from, end) (`from` past its indentation, at a character that is
+   * not white space): note it if its key is SEARCH's.
+   */
+  visit(text: string, from: number, end: number, j: number): void {
     // The key's first and last characters are the line's first and last non-space ones (quotes folded)
     // when those are ASCII: a pair no key has rules the line out before its signature is read.
-    const first = line.charCodeAt(lead);
+    const first = text.charCodeAt(from);
     if (first < 128) {
-      let end = line.length - 1;
-      let last = line.charCodeAt(end);
+      let at = end - 1;
+      let last = text.charCodeAt(at);
       while (last === 32 || (last >= 9 && last <= 13)) {
-        last = line.charCodeAt(--end);
+        last = text.charCodeAt(--at);
       }
       if (last < 128) {
         const pair = ((first === 34 || first === 96 ? 39 : first) << 7) | (last === 34 || last === 96 ? 39 : last);
@@ -126,7 +130,7 @@ export class KeyMatcher {
         }
       }
     }
-    const sig = keySignature(line, lead);
+    const sig = keySignature(text, from, end);
     if ((this.signatureBits[(sig & (SIGNATURE_BUCKETS - 1)) >> 5] & (1 << (sig & 31))) === 0) {
       return;
     }
@@ -143,7 +147,7 @@ export class KeyMatcher {
     if (!voting) {
       return;
     }
-    const k = same.length === 1 ? (keyEquals(line, lead, exact.keys[same[0]]) ? same[0] : -1) : this.keyAmong(line, lead, same);
+    const k = same.length === 1 ? (keyEquals(text, from, end, exact.keys[same[0]]) ? same[0] : -1) : this.keyAmong(text, from, end, same);
     if (k >= 0) {
       exact.add(k, j);
     }
@@ -154,13 +158,13 @@ export class KeyMatcher {
    * once, narrowing the keys that start the same way to those with the same next character (a
    * contiguous run, as the keys are sorted) until none is left or the line ends.
    */
-  private keyAmong(line: string, lead: number, sorted: readonly number[]): number {
+  private keyAmong(text: string, from: number, end: number, sorted: readonly number[]): number {
     const keys = this.exact.keys;
     let lo = 0;
     let hi = sorted.length;
     let p = 0;
-    for (let i = lead; i < line.length; i++) {
-      const raw = line.charCodeAt(i);
+    for (let i = from; i < end; i++) {
+      const raw = text.charCodeAt(i);
       const c = raw < 0x7f ? (raw === 32 || (raw >= 9 && raw <= 13) ? SKIPPED : raw === 34 || raw === 96 ? 39 : raw) : keyCode(raw);
       if (c === SKIPPED) {
         continue;

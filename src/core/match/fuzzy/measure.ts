@@ -4,6 +4,7 @@
 // indexed, not for-of (see the note at the top of search.ts).
 
 import { type Budget } from './budget';
+import { type LineSource } from '../lineSource';
 import { isWideSpace } from './lineText';
 
 /** The non-blank document lines: the only lines the fuzzy tier sees (blank lines are invisible to it). */
@@ -38,35 +39,31 @@ export const DOCUMENT_PASS_SHARE = 0.85;
  * up to its first non-space character; a document the budget cannot afford is cut short (and the
  * result marked truncated).
  */
-export function measureLines(docLines: readonly string[], budget: Budget, forms?: TrimmedForms): MeasuredLines {
+export function measureLines(doc: LineSource, budget: Budget, forms?: TrimmedForms): MeasuredLines {
   const cap = budget.cap * DOCUMENT_PASS_SHARE;
-  const nonBlank = new Int32Array(docLines.length);
-  const leads = new Int32Array(docLines.length);
+  const { text, starts, ends } = doc;
+  const nonBlank = new Int32Array(starts.length);
+  const leads = new Int32Array(starts.length);
   const matches = forms && { lines: [] as number[], keys: [] as number[] };
   let count = 0;
   let nonBlankChars = 0;
   let used = budget.used;
-  for (let li = 0; li < docLines.length; li++) {
+  for (let li = 0; li < starts.length; li++) {
     if (used > cap) {
       budget.truncated = true;
       break;
     }
-    const line = docLines[li];
-    // Native trims: a loop over every line's indentation in JavaScript is what a cold run would pay
-    // most for here. trimStart stops only at a zero-width space among what isWideSpace skips: a line
-    // whose text starts with a non-ASCII character is read character by character.
-    let content = line.trimStart();
-    if (content.charCodeAt(0) >= 0x80) {
-      content = line.slice(leadingSpace(line));
-    }
-    const lead = line.length - content.length;
-    if (lead === line.length) {
-      used += line.length + 8;
+    const ls = starts[li];
+    const le = ends[li];
+    const lead = leadingSpace(text, ls, le) - ls;
+    const length = le - ls;
+    if (lead === length) {
+      used += length + 8;
       continue;
     }
     used += lead + 8;
     if (matches) {
-      const k = trimmedFormOf(line, lead, forms);
+      const k = trimmedFormOf(text, ls + lead, le, forms);
       if (k !== undefined) {
         matches.lines.push(count);
         matches.keys.push(k);
@@ -75,37 +72,43 @@ export function measureLines(docLines: readonly string[], budget: Budget, forms?
     nonBlank[count] = li;
     leads[count] = lead;
     count++;
-    nonBlankChars += line.length;
+    nonBlankChars += length;
   }
   budget.used = used;
   return { nonBlank: nonBlank.subarray(0, count), leads: leads.subarray(0, count), nonBlankChars, trimmedMatches: matches };
 }
 
-/** The key index of the form `line` equals from `lead` once trimmed at its end, if any. */
-function trimmedFormOf(line: string, lead: number, forms: TrimmedForms): number | undefined {
-  let end = line.length;
-  let c = line.charCodeAt(end - 1);
+/**
+ * The key index of the form text[from, end) equals once trimmed at its end, if any (text[from] is the
+ * line's first character past its indentation, so the trim stops there at the latest).
+ */
+function trimmedFormOf(text: string, from: number, end: number, forms: TrimmedForms): number | undefined {
+  let c = text.charCodeAt(end - 1);
   while (c === 32 || (c >= 9 && c <= 13)) {
-    c = line.charCodeAt(--end - 1);
+    c = text.charCodeAt(--end - 1);
   }
   // Past ASCII the end may be a wide space trimEnd drops: the native trim decides.
   if (c >= 0x80) {
-    return forms.byText.get(line.slice(lead).trimEnd());
+    return forms.byText.get(text.slice(from, end).trimEnd());
   }
-  const length = end - lead;
-  return length < forms.lengths.length && forms.lengths[length] === 1 ? forms.byText.get(line.slice(lead, end)) : undefined;
+  const length = end - from;
+  return length < forms.lengths.length && forms.lengths[length] === 1 ? forms.byText.get(text.slice(from, end)) : undefined;
 }
 
-/** Length of the line's indentation: white space and the wide spaces (isWideSpace). */
-function leadingSpace(line: string): number {
-  let lead = 0;
-  while (lead < line.length) {
-    const c = line.charCodeAt(lead);
+/**
+ * Where the indentation of line text[ls, le) ends: white space and the wide spaces (isWideSpace), the
+ * zero-width space among them (which trimStart would keep). A loop, not a native trim: trimStart cuts a
+ * string per line, and the collector then has more to do than the loop.
+ */
+function leadingSpace(text: string, ls: number, le: number): number {
+  let at = ls;
+  while (at < le) {
+    const c = text.charCodeAt(at);
     if (c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 0xa0 && isWideSpace(c)) {
-      lead++;
+      at++;
     } else {
       break;
     }
   }
-  return lead;
+  return at;
 }

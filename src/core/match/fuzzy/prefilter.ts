@@ -1,6 +1,7 @@
 // The prefilter: the look-alike regions of the document, from the windows' estimates (estimate.ts),
 // one per region and clear of each other. What it returns is what the full scorer then looks at.
 
+import { type LineSource } from '../lineSource';
 import { type Budget } from './budget';
 import { countSearchCodes, estimateWindows, type FuzzyScratch, sampling } from './estimate';
 import { type MeasuredLines } from './measure';
@@ -10,7 +11,7 @@ import { type MeasuredLines } from './measure';
  * each other, in non-blank coordinates.
  */
 export function prefilter(
-  docLines: readonly string[],
+  doc: LineSource,
   lines: MeasuredLines,
   search: readonly string[],
   maxCandidates: number,
@@ -19,7 +20,7 @@ export function prefilter(
 ): Array<{ start: number; end: number }> {
   const sample = sampling(search);
   const searchCodes = countSearchCodes(search, sample, scratch);
-  const best = estimateWindows(docLines, lines, search.length, sample, searchCodes, scratch, budget);
+  const best = estimateWindows(doc, lines, search.length, sample, searchCodes, scratch, budget);
   const M = lines.nonBlank.length;
   const n = search.length;
   // A document shorter than SEARCH still gets one window: all of it.

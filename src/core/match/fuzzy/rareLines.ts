@@ -5,6 +5,8 @@
 // the document around each. The result says it was cut short, as it is: regions without an exact line
 // are not looked at.
 
+import { type LineSource } from '../lineSource';
+
 /** A SEARCH line found more often than this in the document is no anchor: it tells no place apart. */
 const MAX_ANCHOR_HITS = 4;
 /** At most this many slices are searched, those of the rarest anchors first. */
@@ -23,10 +25,11 @@ export interface DocumentSlice {
  * prefilter: about a unit a character) cost more than the share of the cap they may use: then the
  * document is searched by slices. Stops adding as soon as the answer is known.
  */
-export function tooLargeForOnePass(docLines: readonly string[], passCap: number): boolean {
+export function tooLargeForOnePass(doc: LineSource, passCap: number): boolean {
+  const { starts, ends } = doc;
   let cost = 0;
-  for (let li = 0; li < docLines.length; li++) {
-    cost += docLines[li].length + 8;
+  for (let li = 0; li < starts.length; li++) {
+    cost += ends[li] - starts[li] + 8;
     if (cost > passCap) {
       return true;
     }
@@ -39,7 +42,7 @@ export function tooLargeForOnePass(docLines: readonly string[], passCap: number)
  * enough on both sides to hold SEARCH with as many lines again inserted or removed. Overlapping slices are
  * merged; the rarest anchors' come first.
  */
-export function slicesAroundRareLines(docLines: readonly string[], searchLines: readonly string[]): DocumentSlice[] {
+export function slicesAroundRareLines(doc: LineSource, searchLines: readonly string[]): DocumentSlice[] {
   const wanted = new Map<string, number>();
   searchLines.forEach((line, i) => {
     const t = line.trim();
@@ -57,13 +60,13 @@ export function slicesAroundRareLines(docLines: readonly string[], searchLines: 
     longest = Math.max(longest, t.length);
   }
   const hits = new Map<number, number[]>();
-  for (let li = 0; li < docLines.length; li++) {
-    const line = docLines[li];
+  const { starts, ends } = doc;
+  for (let li = 0; li < starts.length; li++) {
     // Most lines are ruled out by their length alone, without a trim (an allocation) or a lookup.
-    if (line.length < shortest) {
+    if (ends[li] - starts[li] < shortest) {
       continue;
     }
-    const t = line.trim();
+    const t = doc.line(li).trim();
     if (t.length < shortest || t.length > longest) {
       continue;
     }
@@ -82,7 +85,7 @@ export function slicesAroundRareLines(docLines: readonly string[], searchLines: 
     .filter(([, lines]) => lines.length <= MAX_ANCHOR_HITS)
     .sort((a, b) => a[1].length - b[1].length || a[0] - b[0])
     .flatMap(([at, lines]) =>
-      lines.map((li) => ({ start: Math.max(0, li - at - reach), end: Math.min(docLines.length, li - at + searchLines.length + reach) })),
+      lines.map((li) => ({ start: Math.max(0, li - at - reach), end: Math.min(doc.length, li - at + searchLines.length + reach) })),
     );
   return mergeSlices(anchors).slice(0, MAX_SLICES);
 }

@@ -2,6 +2,7 @@
 // parts (windowBag.ts, aligner.ts, evidence.ts). What the stages after the prefilter rank windows by;
 // a file of its own so they see one scorer, not its parts.
 
+import { type LineSource } from '../lineSource';
 import { LineAligner } from './aligner';
 import { type Budget } from './budget';
 import { DocLineCache, searchBigrams, SimTable } from './docLines';
@@ -29,10 +30,10 @@ export class WindowScorer {
   /** Non-blank document lines. */
   readonly M: number;
 
-  constructor(docLines: readonly string[], nonBlank: Int32Array, search: readonly string[], searchKeys: readonly string[], budget: Budget) {
+  constructor(doc: LineSource, nonBlank: Int32Array, search: readonly string[], searchKeys: readonly string[], budget: Budget) {
     const sims = new SimTable(search.length);
     const bigrams = searchBigrams(search);
-    const lines = new DocLineCache(docLines, nonBlank, bigrams.ids, sims, search.length, budget);
+    const lines = new DocLineCache(doc, nonBlank, bigrams.ids, sims, search.length, budget);
     this.lines = lines;
     this.M = nonBlank.length;
     this.bag = new WindowBag(bigrams, lines, budget);

@@ -14,6 +14,8 @@
 // Blank lines are ignored: windows are runs of non-blank lines, mapped back to document lines.
 // A deterministic work counter (operations, not wall-clock) bounds the cost of any input; when it
 // runs out the search returns what it has and says it was truncated.
+// The document comes as a LineSource (match/lineSource.ts): the passes over every line read its
+// characters in place, so no string is cut per line of a large file.
 // The loops that run per document line or per exact-line match are indexed, not for-of: until V8
 // optimises them, which a CLI run does not last long enough for, a for-of allocates an iterator result
 // per step (and a destructured pair, an iterator of its own), and the collector has to clear it all.
@@ -25,6 +27,7 @@
 // windowBag.ts, aligner.ts and evidence.ts over docLines.ts and pairIds.ts; lineText.ts, similarity.ts,
 // budget.ts and window.ts are shared by all.
 
+import { LineSource } from '../lineSource';
 import { Budget, untilCapReached } from './budget';
 import { FuzzyScratch } from './estimate';
 import { ExactLines } from './exactLines';
@@ -87,12 +90,18 @@ export const DEFAULT_FUZZY_WORK_CAP = 20_000_000;
 const SETTLED_SHARE = 0.5;
 const SETTLED_SCORE = 0.8;
 
-export function findFuzzyCandidates(docLines: readonly string[], searchLines: readonly string[], options: FuzzyOptions): FuzzyResult {
+/** The document is its lines, as strings or as a LineSource (what the engine passes: no string per line). */
+export function findFuzzyCandidates(
+  docLines: readonly string[] | LineSource,
+  searchLines: readonly string[],
+  options: FuzzyOptions,
+): FuzzyResult {
+  const doc = docLines instanceof LineSource ? docLines : LineSource.ofLines(docLines);
   const workCap = options.workCap ?? DEFAULT_FUZZY_WORK_CAP;
-  if (tooLargeForOnePass(docLines, workCap * DOCUMENT_PASS_SHARE)) {
-    return searchAroundRareLines(docLines, searchLines, options, workCap);
+  if (tooLargeForOnePass(doc, workCap * DOCUMENT_PASS_SHARE)) {
+    return searchAroundRareLines(doc, searchLines, options, workCap);
   }
-  return searchWholeDocument(docLines, searchLines, options, workCap);
+  return searchWholeDocument(doc, searchLines, options, workCap);
 }
 
 /**
@@ -100,22 +109,17 @@ export function findFuzzyCandidates(docLines: readonly string[], searchLines: re
  * SEARCH it holds rarely, from the rarest, while the cap lasts. Always marked truncated: regions without
  * such a line were not looked at. The pass that finds the anchors counts one unit a line.
  */
-function searchAroundRareLines(
-  docLines: readonly string[],
-  searchLines: readonly string[],
-  options: FuzzyOptions,
-  workCap: number,
-): FuzzyResult {
+function searchAroundRareLines(doc: LineSource, searchLines: readonly string[], options: FuzzyOptions, workCap: number): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   options.onDocumentScan?.();
-  let work = docLines.length;
+  let work = doc.length;
   const found: FuzzyWindow[] = [];
-  for (const slice of slicesAroundRareLines(docLines, searchLines)) {
+  for (const slice of slicesAroundRareLines(doc, searchLines)) {
     const left = workCap - work;
     if (left <= 0) {
       break;
     }
-    const part = searchWholeDocument(docLines.slice(slice.start, slice.end), searchLines, { ...options, onDocumentScan: undefined }, left);
+    const part = searchWholeDocument(doc.slice(slice.start, slice.end), searchLines, { ...options, onDocumentScan: undefined }, left);
     work += part.work ?? 0;
     found.push(...part.windows.map((w) => ({ ...w, start: w.start + slice.start, end: w.end + slice.start })));
   }
@@ -123,12 +127,7 @@ function searchAroundRareLines(
   return { windows: found.slice(0, maxCandidates), truncated: true, work };
 }
 
-function searchWholeDocument(
-  docLines: readonly string[],
-  searchLines: readonly string[],
-  options: FuzzyOptions,
-  workCap: number,
-): FuzzyResult {
+function searchWholeDocument(doc: LineSource, searchLines: readonly string[], options: FuzzyOptions, workCap: number): FuzzyResult {
   const maxCandidates = Math.max(0, Math.floor(options.maxCandidates));
   if (maxCandidates === 0) {
     return { windows: [], truncated: false };
@@ -144,7 +143,7 @@ function searchWholeDocument(
       trimmed.push(line.trim());
     }
   }
-  if (search.length === 0 || docLines.length === 0) {
+  if (search.length === 0 || doc.length === 0) {
     return { windows: [], truncated: false };
   }
 
@@ -156,12 +155,12 @@ function searchWholeDocument(
   const searchKeys = search.map(lineKey);
   // The quick exact-line pass is read along with the lines; a search that needs every rival skips it.
   const quick = options.everyRival ? undefined : new ExactLines(searchKeys);
-  const lines = measureLines(docLines, budget, quick && trimmedForms(search, trimmed, quick));
+  const lines = measureLines(doc, budget, quick && trimmedForms(search, trimmed, quick));
   if (lines.nonBlank.length === 0) {
     return { windows: [], truncated: budget.truncated };
   }
 
-  const scorer = new WindowScorer(docLines, lines.nonBlank, search, searchKeys, budget);
+  const scorer = new WindowScorer(doc, lines.nonBlank, search, searchKeys, budget);
   let windows = new ScoredWindows(scorer, lines.nonBlank.length);
   // The exact-line pass's findings, also where findTwins looks for the best region's twins.
   let exact: ExactLines | undefined;
@@ -176,13 +175,13 @@ function searchWholeDocument(
       settled = true;
     } else {
       options.onDocumentScan?.();
-      exact = scanExactLines(docLines, lines, searchKeys, budget);
+      exact = scanExactLines(doc, lines, searchKeys, budget);
       seeds = exact ? evidenceRegions(exact, searchKeys.length, windows, scorer, budget) : [];
       settled = settles(seeds, scorer);
     }
     if (options.everyRival || !settled) {
       const scratch = options.scratch ?? new FuzzyScratch();
-      seeds.push(...lookAlikeRegions(prefilter(docLines, lines, search, maxCandidates, budget, scratch), windows, scorer));
+      seeds.push(...lookAlikeRegions(prefilter(doc, lines, search, maxCandidates, budget, scratch), windows, scorer));
     }
     seeds.sort(byScoreThenStart);
     // A search the exact lines settled skips the climb: its regions take their edges from that
@@ -196,7 +195,7 @@ function searchWholeDocument(
     all = withGrownRegions(all, search.length, lines.nonBlank.length, scorer, windows, budget);
   });
   all = offShadowEdges(all, scorer, searchKeys, (a, b) => windows.score(a, b));
-  const taken = pickCandidates(all, findTwinsOf(docLines, lines.nonBlank, budget, exact), maxCandidates, options.minScore);
+  const taken = pickCandidates(all, findTwinsOf(doc, lines.nonBlank, budget, exact), maxCandidates, options.minScore);
   const toDoc = (w: FuzzyWindow): FuzzyWindow => ({
     start: lines.nonBlank[w.start],
     end: lines.nonBlank[w.end - 1] + 1,

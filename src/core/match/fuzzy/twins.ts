@@ -3,18 +3,19 @@
 // the non-blank lines; apart from ranking as it is a search of its own. Its loops are indexed, not
 // for-of (see the note at the top of search.ts).
 
+import { type LineSource } from '../lineSource';
 import { type Budget } from './budget';
 import { type ExactLines, MAX_VOTES_PER_LINE } from './exactLines';
 import { type FuzzyWindow } from './window';
 
 /** findTwins bound to this search's document and exact-line lists. */
 export function findTwinsOf(
-  docLines: readonly string[],
+  doc: LineSource,
   nonBlank: Int32Array,
   budget: Budget,
   exact: ExactLines | undefined,
 ): (w: FuzzyWindow) => FuzzyWindow[] {
-  return (w) => findTwins(docLines, nonBlank, w, budget, exact);
+  return (w) => findTwins(doc, nonBlank, w, budget, exact);
 }
 
 /**
@@ -24,11 +25,13 @@ export function findTwinsOf(
  * only the starts that list implies are tried (see twinStarts); otherwise one pass over the non-blank
  * lines. Counted as work; a pass the budget cannot afford is cut short (and the result marked truncated).
  */
-function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWindow, budget: Budget, exact?: ExactLines): FuzzyWindow[] {
+function findTwins(doc: LineSource, nonBlank: Int32Array, w: FuzzyWindow, budget: Budget, exact?: ExactLines): FuzzyWindow[] {
+  const { text, ends } = doc;
+  const lineStarts = doc.starts;
   const len = w.end - w.start;
   const want: string[] = [];
   for (let j = w.start; j < w.end; j++) {
-    want.push(docLines[nonBlank[j]].trim());
+    want.push(doc.line(nonBlank[j]).trim());
   }
   const out: FuzzyWindow[] = [];
   const M = nonBlank.length;
@@ -38,7 +41,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
   // Whether the lines from j on are the window's lines (trimmed), counting each line compared as work.
   const twinAt = (j: number): boolean => {
     let k = 0;
-    while (k < len && trimmedEquals(docLines[nonBlank[j + k]], want[k])) {
+    while (k < len && trimmedEquals(text, lineStarts[nonBlank[j + k]], ends[nonBlank[j + k]], want[k])) {
       k++;
     }
     budget.used += k;
@@ -69,8 +72,7 @@ function findTwins(docLines: readonly string[], nonBlank: Int32Array, w: FuzzyWi
       budget.truncated = true;
       break;
     }
-    const first = docLines[nonBlank[j]];
-    const last = first.charCodeAt(first.length - 1);
+    const last = text.charCodeAt(ends[nonBlank[j]] - 1);
     if (last !== wantLast && ((last > 32 && last < 0xa0) || !isTrimmed(last))) {
       continue;
     }
@@ -108,29 +110,33 @@ function twinStarts(exact: ExactLines, a: number, b: number): number[] | undefin
   return best?.map((j) => j - offset);
 }
 
-/** line.trim() === want, without building the trimmed string (most lines differ in their first characters). */
-function trimmedEquals(line: string, want: string): boolean {
-  if (line.length < want.length) {
-    return false;
+/**
+ * The line text[ls, le), trimmed, === want, without building the trimmed string (most lines differ in
+ * their first characters).
+ */
+function trimmedEquals(text: string, ls: number, le: number, want: string): boolean {
+  const length = le - ls;
+  if (length < want.length || length === 0) {
+    return length === want.length;
   }
   // Most lines end without trailing space: their last character rules them out at once.
-  const last = line.charCodeAt(line.length - 1);
+  const last = text.charCodeAt(le - 1);
   if (want.length > 0 && last !== want.charCodeAt(want.length - 1) && !isTrimmed(last)) {
     return false;
   }
   // Equal lengths: trimming could only make the line shorter, so it is equal as it is or not at all.
-  if (line.length === want.length) {
-    return line === want;
+  if (length === want.length) {
+    return text.startsWith(want, ls);
   }
-  let lo = 0;
-  while (lo < line.length && isTrimmed(line.charCodeAt(lo))) {
+  let lo = ls;
+  while (lo < le && isTrimmed(text.charCodeAt(lo))) {
     lo++;
   }
-  let hi = line.length;
-  while (hi > lo && isTrimmed(line.charCodeAt(hi - 1))) {
+  let hi = le;
+  while (hi > lo && isTrimmed(text.charCodeAt(hi - 1))) {
     hi--;
   }
-  return hi - lo === want.length && line.startsWith(want, lo);
+  return hi - lo === want.length && text.startsWith(want, lo);
 }
 
 /** What String.prototype.trim removes: white space (Zs, tab, VT, FF, BOM) and line terminators. */
