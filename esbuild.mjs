@@ -61,6 +61,13 @@ const LAZY_ENGINE_MODULES = [
   'src/core/batch/snippet.ts',
   // A whole answer's parser (issue 28): read only by entry points that wait for the engine.
   'src/core/formats/answer.ts',
+  // Whole patches and answers judged, applied and reported (issues 21, 28): only after an entry point waited.
+  // What a CodeLens or prepareInvocation asks before that (fileAction, hasFileOperations) lives in formats/.
+  'src/core/batch/wholePatch.ts',
+  // Choices among candidates re-matched: only once a block was matched, so the engine is loaded by then.
+  'src/core/batch/rematch.ts',
+  // The tool input's checks: only in the tool's prepareInvocation and invoke, which wait for the engine.
+  'src/core/formats/toolInput.ts',
   // The review's hunks (issue 27): used only once an apply has run, so the engine is loaded by then.
   'src/core/report/hunks.ts',
   'src/core/report/review.ts',

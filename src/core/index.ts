@@ -17,20 +17,22 @@ export {
 } from './types';
 export { SETTINGS, type SettingValues, outOfRange, resolveSettings } from './settings';
 export { applyBlocksAsync } from './engine';
-export { type EditFormat, type ParsedEdits, containsEdits, detectEditFormat, editBlocks, formatName, parseEdits } from './formats/edits';
+export {
+  type EditFormat,
+  type ParsedEdits,
+  containsEdits,
+  detectEditFormat,
+  editBlocks,
+  formatName,
+  hasFileOperations,
+  parseEdits,
+} from './formats/edits';
 export { type AnswerCodeBlock, type ParsedAnswer, parseAnswer } from './formats/answer';
 export { BlockParseError } from './formats/parser';
 export { type CodeBlock, type SnippetText, findCodeBlocks, readSnippetText } from './formats/codeBlocks';
-export { type FileChange, byPatchPreference, parsePatch } from './formats/patchParser';
-export {
-  APPLY_TOOL_NAME,
-  type PathResolution,
-  checkToolInput,
-  describe,
-  editNeedsConfirmation,
-  resolveWorkspacePath,
-  type ToolSnippet,
-} from './formats/toolInput';
+export { type FileAction, type FileChange, byPatchPreference, fileAction, parsePatch } from './formats/patchParser';
+export { APPLY_TOOL_NAME, checkToolInput, describe, type ToolSnippet } from './formats/toolInput';
+export { editNeedsConfirmation, type PathResolution, resolveWorkspacePath } from './workspacePaths';
 export {
   APPLY_PATCH_PATCH_DESCRIPTION,
   APPLY_PATCH_TOOL_DESCRIPTION,
@@ -122,7 +124,6 @@ export {
 } from './batch/wholePatch';
 export {
   type AnswerFormat,
-  type FileAction,
   type PatchFile,
   type PatchFileChange,
   type PatchQuestion,
@@ -134,9 +135,7 @@ export {
   checkWholePatchInput,
   claimedTwice,
   editsName,
-  fileAction,
   fileChangeLine,
-  hasFileOperations,
   headerlessHunkError,
   judgePatch,
   mergeSections,

@@ -194,9 +194,10 @@ test('the web bundle holds no engine: activate() starts reading dist/web/engine.
   assert.equal(result.afterLoad.preview, 'a\nB\nc\n', "the engine's answer did not come back through the web stand-in");
   assert.deepEqual(result.command, { status: 'invalid' });
   assert.deepEqual(result.errorsShown, []);
-  // The adapters alone: the engine is some 440,000 bytes, so a leak of it is far over. The whole-answer
-  // adapters (issue 28: @apply's "Apply all to N files", the tool's answers) took it from 149,000 to 160,000.
-  assert.ok(fs.statSync(path.join(outdir, 'web', 'extension.js')).size < 170_000, 'the web bundle is over 170,000 bytes');
+  // The adapters alone, within bench:editor's budget: the engine is some 440,000 bytes, so a leak of it is far
+  // over. The whole-answer adapters (issue 28) took it to 160,000; whole patches, re-matching and the tool
+  // input's checks moved into the engine brought it back to about 143,000.
+  assert.ok(fs.statSync(path.join(outdir, 'web', 'extension.js')).size < 150_000, 'the web bundle is over 150,000 bytes');
 });
 
 test('the web bundle reports an engine that cannot be loaded on first use, once, naming the problem', () => {

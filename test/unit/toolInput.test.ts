@@ -1,13 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import {
-  asBlockLines,
-  checkToolInput,
-  DEFAULT_EDIT_AUTO_APPROVE,
-  editNeedsConfirmation,
-  globToRegExp,
-  resolveWorkspacePath,
-} from '../../src/core/formats/toolInput';
+import { asBlockLines, checkToolInput } from '../../src/core/formats/toolInput';
+import { DEFAULT_EDIT_AUTO_APPROVE, editNeedsConfirmation, globToRegExp, resolveWorkspacePath } from '../../src/core/workspacePaths';
 
 function problems(input: unknown): string {
   const result = checkToolInput(input);

@@ -4,14 +4,13 @@
 // and the hunks placed by the real engine.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { parseEdits } from '../../src/core/formats/edits';
+import { hasFileOperations, parseEdits } from '../../src/core/formats/edits';
 import { BlockParseError } from '../../src/core/formats/parser';
 import { applyEdits } from '../../src/core/batch/hunkPlacement';
 import {
   checkPatchFile,
   checkWholePatchInput,
   fileChangeLine,
-  hasFileOperations,
   judgePatch,
   type PatchFileChange,
   patchAppliedMessage,

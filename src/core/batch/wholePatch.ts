@@ -6,29 +6,13 @@
 import type { AnswerCodeBlock, ParsedAnswer } from '../formats/answer';
 import { isPlaceholderLine } from '../formats/placeholders';
 import { BlockParseError } from '../formats/parser';
-import { type EditFormat, formatName, type ParsedEdits, parseEdits } from '../formats/edits';
+import { type EditFormat, formatName, hasFileOperations, type ParsedEdits, parseEdits } from '../formats/edits';
 import { APPLY_TOOL_NAME } from '../formats/toolInput';
-import type { FileChange, PatchFormat } from '../formats/patchParser';
+import { type FileAction, type FileChange, fileAction, type PatchFormat } from '../formats/patchParser';
 import type { ApplyResult, BatchStatus, BlockOutcome, SearchReplaceBlock, TextEdit } from '../types';
 import { dryRunMessage } from '../report/message';
 import { applyEdits } from './hunkPlacement';
 import { applySnippet, type SnippetOptions } from './snippet';
-
-/** What a patch does to one file. */
-export type FileAction = 'update' | 'add' | 'delete' | 'move';
-
-/** The action a parsed file change stands for (an update with a new name is a move). */
-export function fileAction(change: FileChange): FileAction {
-  return change.kind === 'update' && change.moveTo !== undefined ? 'move' : change.kind;
-}
-
-/**
- * True when applying the edits deletes or moves a file: they cannot be applied block by block to open
- * documents, only as a whole patch (files created and deleted, all or nothing).
- */
-export function hasFileOperations(edits: ParsedEdits): boolean {
-  return (edits.files ?? []).some((f) => f.kind === 'delete' || f.moveTo !== undefined);
-}
 
 /**
  * Merges several sections for the same file into one batch: models repeat a header, and an answer gives

@@ -76,3 +76,11 @@ export function editBlocks(edits: ParsedEdits): SearchReplaceBlock[] {
   }
   return edits.blocks;
 }
+
+/**
+ * True when applying the edits deletes or moves a file: they cannot be applied block by block to open
+ * documents, only as a whole patch (files created and deleted, all or nothing).
+ */
+export function hasFileOperations(edits: ParsedEdits): boolean {
+  return (edits.files ?? []).some((f) => f.kind === 'delete' || f.moveTo !== undefined);
+}

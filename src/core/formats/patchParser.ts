@@ -34,6 +34,14 @@ export interface FileChange {
   sourceLine: number;
 }
 
+/** What a patch does to one file. */
+export type FileAction = 'update' | 'add' | 'delete' | 'move';
+
+/** The action a parsed file change stands for (an update with a new name is a move). */
+export function fileAction(change: FileChange): FileAction {
+  return change.kind === 'update' && change.moveTo !== undefined ? 'move' : change.kind;
+}
+
 export interface ParsedPatch {
   format: PatchFormat;
   files: FileChange[];

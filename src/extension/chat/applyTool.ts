@@ -19,7 +19,7 @@ import {
   type SearchReplaceBlock,
 } from '../../core';
 import type { ApplyService, BatchPlan } from '../applyService';
-import { whenEngineReady } from '../engineGate';
+import { engineReady, whenEngineReady } from '../engineGate';
 import { entryAt, labelFor, normalizeBlockPath, openTarget } from '../targets';
 import type { WholePatchPlan } from '../wholePatch';
 import { outsideWorkspaceReason, realPlace, type RealPathResolver } from '../workspaceBoundary';
@@ -223,6 +223,13 @@ async function prepareAnswer(text: string, deps: ApplyToolDeps): Promise<vscode.
 export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<unknown> {
   return {
     async prepareInvocation(options) {
+      // The input's checks live in the engine bundle (the web bundle stays small); it is loaded by now,
+      // since activation started it. A load failure is the model's answer in invoke.
+      try {
+        await engineReady();
+      } catch {
+        return { invocationMessage: 'Applying the edit' };
+      }
       const answer = codeBlockAnswerOf(options.input);
       if (answer !== undefined) {
         return prepareAnswer(answer, deps);
@@ -258,7 +265,7 @@ export function createApplyTool(deps: ApplyToolDeps): vscode.LanguageModelTool<u
 
     async invoke(options, token) {
       try {
-        // A load failure comes back to the model as the reason (prepareInvocation never reaches the engine).
+        // A load failure comes back to the model as the reason.
         await whenEngineReady();
         return textResult(await applyToolInput(options.input, token, deps));
       } catch (error) {
