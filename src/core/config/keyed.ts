@@ -270,6 +270,28 @@ export function mergeValues(
 /** A placeholder line of a configuration snippet: a comment saying keys are left out, or a bare ellipsis. */
 export const isConfigPlaceholder = (line: string): boolean => isPlaceholderLine(line) || /^\s*(?:\.\.\.|…)\s*$/.test(line);
 
+/**
+ * The `#` comment lines right above the line at `lineStart` of a snippet (no blank line between), each
+ * without its indentation; placeholders are left out and end the run. A key the snippet adds brings them.
+ */
+export function hashCommentsAbove(text: string, lineStart: number): string[] {
+  const found: string[] = [];
+  let end = lineStart;
+  while (end > 0) {
+    const start = text.lastIndexOf('\n', end - 2) + 1;
+    const line = text
+      .slice(start, end)
+      .replace(/\r?\n$/, '')
+      .trim();
+    if (!line.startsWith('#') || isConfigPlaceholder(line)) {
+      break;
+    }
+    found.unshift(line);
+    end = start;
+  }
+  return found;
+}
+
 // Text helpers: offsets are UTF-16 code units of the text they are given.
 
 export const eolOf = (text: string): '\n' | '\r\n' => (/\r\n/.test(text) && !/(^|[^\r])\n/.test(text) ? '\r\n' : '\n');

@@ -12,6 +12,7 @@ import {
   eolOf,
   finishMerge,
   firstDifference,
+  hashCommentsAbove,
   isPlainMap,
   lineOfOffset,
   mergeValues,
@@ -263,9 +264,10 @@ function mergeTable(fileText: string, snippet: string, target: TomlTable, shown:
       const next = target.entries.find((candidate) => keyPathText(candidate.keys).toLowerCase() > name.toLowerCase());
       offset = next ? next.lineStart : tableEnd;
     }
-    const edit = insertAt(fileText, out, offset, withEol(indent + entryText(snippet, entry), eol), eol);
+    const lines = [...hashCommentsAbove(snippet, entry.lineStart), entryText(snippet, entry)].map((line) => indent + line);
+    const edit = insertAt(fileText, out, offset, withEol(lines.join('\n'), eol), eol);
     const leadingBreak = out.edits[edit].content.startsWith(eol) && offset === fileText.length ? 1 : 0;
-    out.changes.push({ path: keyPath, action: 'added', at: { edit, lineInContent: leadingBreak } });
+    out.changes.push({ path: keyPath, action: 'added', at: { edit, lineInContent: leadingBreak + lines.length - 1 } });
   }
 }
 
@@ -289,14 +291,20 @@ function addTable(fileText: string, snippet: string, fileTables: TomlTable[], sh
     }
   }
   const header = `${shown.arrayTable ? '[[' : '['}${keyPathText(shown.path)}${shown.arrayTable ? ']]' : ']'}`;
-  const body = [header, ...shown.entries.map((entry) => entryText(snippet, entry))].join('\n');
+  // The snippet's own comments above the header and above each key come along.
+  const lines = [...(shown.headerStart >= 0 ? hashCommentsAbove(snippet, shown.headerStart) : []), header];
+  const entryLines = shown.entries.map((entry) => {
+    lines.push(...hashCommentsAbove(snippet, entry.lineStart), entryText(snippet, entry));
+    return lines.length - 1;
+  });
+  const body = lines.join('\n');
   const atEnd = offset === fileText.length;
   const before = atEnd ? (fileText.trim() === '' ? '' : fileText.endsWith('\n\n') ? '' : fileText.endsWith('\n') ? eol : eol + eol) : '';
   out.edits.push({ offset, length: 0, content: before + withEol(body, eol) + eol + (atEnd ? '' : eol) });
   const edit = out.edits.length - 1;
   const lead = before.split(eol).length - 1;
   shown.entries.forEach((entry, i) =>
-    out.changes.push({ path: [...shown.path, ...entry.keys], action: 'added', at: { edit, lineInContent: lead + 1 + i } }),
+    out.changes.push({ path: [...shown.path, ...entry.keys], action: 'added', at: { edit, lineInContent: lead + entryLines[i] } }),
   );
 }
 

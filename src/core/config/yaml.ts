@@ -28,6 +28,7 @@ import {
   eolOf,
   finishMerge,
   firstDifference,
+  hashCommentsAbove,
   isPlainMap,
   lineEndAfter,
   lineOfOffset,
@@ -387,9 +388,12 @@ function mergeMapping(state: MergeState, fileMap: YAMLMap, snippetMap: YAMLMap, 
 }
 
 function addPair(state: MergeState, offset: number, pair: AnyPair, column: number, path: KeyPath): void {
-  const edit = insertLines(state, offset, ' '.repeat(column) + renderPair(state, pair, column, true));
+  const indent = ' '.repeat(column);
+  const comments = hashCommentsAbove(state.snippet.text, lineStartAt(state.snippet.text, nodeRange(pair.key)[0]));
+  const lines = [...comments.map((comment) => indent + comment), indent + renderPair(state, pair, column, true)];
+  const edit = insertLines(state, offset, lines.join(state.eol));
   const leadingBreak = state.edits[edit].content.startsWith(state.eol) && offset === state.file.length ? 1 : 0;
-  state.changes.push({ path, action: 'added', at: { edit, lineInContent: leadingBreak } });
+  state.changes.push({ path, action: 'added', at: { edit, lineInContent: leadingBreak + comments.length } });
 }
 
 const jsOf = (node: unknown, doc: YamlDoc): unknown =>
