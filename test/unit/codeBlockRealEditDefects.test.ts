@@ -101,4 +101,71 @@ describe('placement defects from the real-edit corpora', () => {
     const outline = outlineText(['namespace facebook::react {', 'class Instance;', '} // namespace facebook::react']);
     assert.equal(outline.decls[0]?.name, 'facebook::react');
   });
+
+  test('a class shown whole that leaves out a member between two it shows unchanged is refused, naming the member', async () => {
+    // Polly's GeneratorHelper moved to a primary constructor: the block shows every member but the old
+    // constructor, which kept in place would make a class that does not compile.
+    const file = lines(
+      'namespace Shop.Picking;',
+      '',
+      'internal sealed class Picker<T>',
+      '{',
+      '    private readonly Func<int, int> _roll;',
+      '',
+      '    private readonly List<int> _weights = [];',
+      '    private int _total;',
+      '',
+      '    public Picker(Func<int, int> roll) => _roll = roll;',
+      '',
+      '    public void Add(int weight)',
+      '    {',
+      '        _total += weight;',
+      '        _weights.Add(weight);',
+      '    }',
+      '}',
+      '',
+    );
+    const block = lines(
+      'internal sealed class Picker<T>(Func<int, int> roll)',
+      '{',
+      '    private readonly Func<int, int> _roll = roll;',
+      '',
+      '    private readonly List<int> _weights = [];',
+      '    private int _total;',
+      '',
+      '    public void Add(int weight)',
+      '    {',
+      '        _total += weight;',
+      '        _weights.Add(weight);',
+      '    }',
+      '}',
+    );
+    const result = await apply(file, block, 'Picker.cs');
+    assert.equal(result.status, 'invalid', result.content);
+    assert.match(result.message, /constructor Picker \(line 10\)/);
+    assert.match(result.message, /placeholder/);
+  });
+
+  test('a class shown whole with the one method it changes keeps the members it leaves out', async () => {
+    const file = lines(
+      'class Counter {',
+      '    private int count;',
+      '',
+      '    void reset() {',
+      '        count = 0;',
+      '    }',
+      '',
+      '    void add() {',
+      '        count++;',
+      '    }',
+      '}',
+      '',
+      'class Limit {',
+      '    int max = 10;',
+      '}',
+      '',
+    );
+    const block = lines('class Counter {', '    private int count;', '', '    void add() {', '        count += 1;', '    }', '}');
+    assertApplied(await apply(file, block, 'Counter.java'), file.replace('count++;', 'count += 1;'));
+  });
 });

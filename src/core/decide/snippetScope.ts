@@ -653,6 +653,9 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
       reason: `the code block shows only part of ${describeDecl(shown)} (placeholders or left-out members) but its body could not be read line by line in ${shown.interior ? 'the file' : 'the code block'}; show it whole`,
     });
   }
+  if (!holes) {
+    refuseDroppedBetweenUnchanged(context, shown, target);
+  }
   const indent = { from: leadOf(snippet.lines[shown.start]), to: leadOf(file.lines[target.start]) };
   const stretch = (sFrom: number, sTo: number, fFrom: number, fTo: number, what: string) => {
     if (sTo > sFrom && snippet.implied?.slice(sFrom, sTo).every(Boolean)) {
@@ -684,6 +687,60 @@ function placeDecl(context: ScopeContext, shown: Decl, target: Decl, scope: Scop
     indent: { from: memberLead(context, shown), to: childLead(context, target) },
   });
   stretch(shown.interior.end, shown.end + 1, target.interior.end, target.end + 1, `the last line of ${describeDecl(shown)}`);
+}
+
+/**
+ * A declaration shown whole without a placeholder keeps the members it leaves out: the block shows the ones
+ * it changes. But a member left out between two the block shows next to each other, both unchanged, reads
+ * as removed (the block copies the body and skips it: Polly's constructor dropped for a primary one), and
+ * the file's declarations are never removed: refused, naming the member, so the block says which it means.
+ */
+function refuseDroppedBetweenUnchanged(context: ScopeContext, shown: Decl, target: Decl): void {
+  const { snippet, file } = context;
+  const text = (lines: readonly string[], d: Decl) =>
+    lines
+      .slice(d.lead, d.end + 1)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .join('\n');
+  const once = (decls: readonly Decl[], name: string) => {
+    const named = decls.filter((d) => d.name === name);
+    return named.length === 1 ? named[0] : undefined;
+  };
+  const shownAt = (d: Decl | undefined) => {
+    const mine = d && once(shown.children, d.name);
+    return mine && once(target.children, d.name) === d && text(snippet.lines, mine) === text(file.lines, d)
+      ? shown.children.indexOf(mine)
+      : undefined;
+  };
+  const isShown = (d: Decl) => shown.children.some((s) => s.name === d.name);
+  const members = target.children;
+  for (let k = 0; k < members.length; k++) {
+    if (isShown(members[k])) {
+      continue;
+    }
+    let next = k;
+    while (next < members.length && !isShown(members[next])) {
+      next++;
+    }
+    const before = shownAt(members[k - 1]);
+    const after = shownAt(members[next]);
+    if (before !== undefined && after === before + 1) {
+      const left = members.slice(k, next);
+      throw new PlanRefusal({
+        status: 'invalid',
+        what: left.map(describeDecl).join(', '),
+        reason:
+          `the code block shows ${describeDecl(shown)} without a placeholder but leaves out ${left
+            .map((d) => `${describeDecl(d)} (${lineSpan(d.lead, d.end + 1)})`)
+            .join(', ')}, ` +
+          `between ${describeDecl(members[k - 1])} and ${describeDecl(members[next])}, which it shows unchanged next to each other. ` +
+          'A declaration the block does not show is never removed, so whether it should stay is not clear: to keep it, put a placeholder line (`// ... existing code ...`) where it stands; to remove it, send a SEARCH/REPLACE block that deletes it',
+        places: left.map((d) => ({ start: d.lead, end: d.end + 1 })),
+      });
+    }
+    k = next;
+  }
 }
 
 /** The block's indentation of a declaration's members. */
