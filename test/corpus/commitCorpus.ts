@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyCompactEdits, compactEdits, lineHunks } from './lineDiff';
 import { languageOf, renderChange } from './renderBlocks';
-import { count, diagnosisLine, emptyTally, runCorpusCase, tallyLine } from './runCorpus';
+import { count, diagnosisLine, emptyTally, runCorpusCase, type Tally, tallyLine } from './runCorpus';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const OUT = path.join(ROOT, 'test-results', 'commitCorpus');
@@ -124,6 +124,7 @@ async function build(): Promise<void> {
 
 async function run(notesFile: string | undefined): Promise<void> {
   const tally = emptyTally();
+  const byLanguage = new Map<string, Tally>();
   const notes: string[] = [];
   const dirs = fs.readdirSync(path.join(OUT, 'cases')).sort();
   for (const name of dirs) {
@@ -134,6 +135,9 @@ async function run(notesFile: string | undefined): Promise<void> {
     for (const shape of spec.shapes) {
       const run = await runCorpusCase(before, fs.readFileSync(path.join(dir, `${shape}.md`), 'utf8'), spec.path, expected);
       count(tally, run, spec.language);
+      const own = byLanguage.get(spec.language) ?? emptyTally();
+      byLanguage.set(spec.language, own);
+      count(own, run, spec.language);
       if (run.verdict !== 'applied as expected') {
         notes.push(diagnosisLine(`${name}/${shape} (${spec.repo} ${spec.commit.slice(0, 10)} ${spec.path}: ${spec.what})`, run));
       }
@@ -141,6 +145,11 @@ async function run(notesFile: string | undefined): Promise<void> {
   }
   if (notesFile) {
     fs.writeFileSync(notesFile, `${notes.join('\n')}\n`);
+  }
+  for (const [language, own] of [...byLanguage].sort()) {
+    console.log(
+      `  ${language}: ${own.cases} cases, ${own.applied} right, ${own.trailing > 0 ? `${own.trailing} trailing whitespace dropped, ` : ''}${own.refused} refused, ${own.wrong} wrong`,
+    );
   }
   console.log(tallyLine('commit corpus', tally));
 }

@@ -5,7 +5,10 @@ import { languageIdFor } from '../../src/node/paths';
 import { testGrammars } from '../shared/grammars';
 import { lineHunks } from './lineDiff';
 
-export type Verdict = 'applied as expected' | 'refused' | 'wrong';
+// 'trailing whitespace dropped': the result is the real file but for trailing white space on lines the
+// block wrote with it, which the product drops by its rule (README "SEARCH/REPLACE": trailing whitespace the
+// model added is dropped); counted on its own, neither right nor wrong.
+export type Verdict = 'applied as expected' | 'trailing whitespace dropped' | 'refused' | 'wrong';
 
 export interface CaseRun {
   verdict: Verdict;
@@ -39,6 +42,9 @@ export async function runCorpusCase(before: string, blockText: string, file: str
   if (result.content === expected) {
     return { verdict: 'applied as expected', detail: result.message };
   }
+  if (onlyAddedTrailingWhitespace(expected, result.content, read.code)) {
+    return { verdict: 'trailing whitespace dropped', detail: result.message };
+  }
   const { lost, diff, first } = difference(expected, result.content);
   const shown = new Set(read.code.split('\n').map((l) => l.trim()));
   const unshown = lost.filter((l) => l.trim() !== '' && !shown.has(l.trim()));
@@ -48,6 +54,25 @@ export async function runCorpusCase(before: string, blockText: string, file: str
     firstDifference: `${unshown.length > 0 ? `deleted ${unshown.length} unshown line(s), first ${JSON.stringify(unshown[0].trim().slice(0, 60))}; ` : ''}${first}`,
     detail: `${result.message}\n${unshown.length > 0 ? `deleted ${unshown.length} line(s) the block never showed, first: ${JSON.stringify(unshown[0].trim())}\n` : ''}${diff}`,
   };
+}
+
+/**
+ * The result differs from the real file only where a line of the real file ends in white space (or is white
+ * space alone) and the result has that line without it, and the block wrote that line with it.
+ */
+function onlyAddedTrailingWhitespace(expected: string, actual: string, code: string): boolean {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  if (a.length !== b.length) {
+    return false;
+  }
+  const written = new Set(
+    code
+      .split('\n')
+      .filter((l) => l !== l.trimEnd())
+      .map((l) => l.trim()),
+  );
+  return a.every((line, i) => line === b[i] || (b[i] === line.trimEnd() && written.has(line.trim())));
 }
 
 /** The expected lines the result lacks, and a short description of the first difference. */
@@ -86,16 +111,27 @@ export interface Tally {
   refused: number;
   wrong: number;
   deleting: number;
+  trailing: number;
   languages: Set<string>;
 }
 
-export const emptyTally = (): Tally => ({ cases: 0, applied: 0, refused: 0, wrong: 0, deleting: 0, languages: new Set() });
+export const emptyTally = (): Tally => ({
+  cases: 0,
+  applied: 0,
+  refused: 0,
+  wrong: 0,
+  deleting: 0,
+  trailing: 0,
+  languages: new Set(),
+});
 
 export function count(tally: Tally, run: CaseRun, language: string): void {
   tally.cases++;
   tally.languages.add(language);
   if (run.verdict === 'applied as expected') {
     tally.applied++;
+  } else if (run.verdict === 'trailing whitespace dropped') {
+    tally.trailing++;
   } else if (run.verdict === 'refused') {
     tally.refused++;
   } else {
@@ -109,7 +145,8 @@ export function count(tally: Tally, run: CaseRun, language: string): void {
 export function tallyLine(name: string, t: Tally): string {
   return (
     `${name}: ${t.cases} cases in ${t.languages.size} languages (${[...t.languages].sort().join(', ')}), ` +
-    `${t.applied} applied as expected, ${t.refused} refused, ${t.wrong} wrong (${t.deleting} deleting unshown code)`
+    `${t.applied} applied as expected, ${t.trailing > 0 ? `${t.trailing} applied without the trailing whitespace the block added, ` : ''}` +
+    `${t.refused} refused, ${t.wrong} wrong (${t.deleting} deleting unshown code)`
   );
 }
 
@@ -120,6 +157,13 @@ export function diagnosisLine(id: string, run: CaseRun): string {
     .replace(/^(The code block was not applied to|Applied the code block to) \S+:? ?/, '')
     .slice(0, 220);
   const firstLine = run.firstDifference ? `${message} | ${run.firstDifference}` : message;
-  const kind = run.verdict === 'wrong' ? (run.deletesUnshown ? 'WRONG, deletes unshown code' : 'WRONG') : 'refused';
+  const kind =
+    run.verdict === 'wrong'
+      ? run.deletesUnshown
+        ? 'WRONG, deletes unshown code'
+        : 'WRONG'
+      : run.verdict === 'refused'
+        ? 'refused'
+        : 'trailing whitespace dropped';
   return `- ${id}: ${kind}: ${firstLine}`;
 }
