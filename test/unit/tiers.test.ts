@@ -4,6 +4,7 @@ import { applyBlocks } from '../../src/core/engine';
 import { Matcher, prepareSearch } from '../../src/core/match/tiers';
 import { DocLines } from '../../src/core/match/lines';
 import { LineSource } from '../../src/core/match/lineSource';
+import { seededRandom } from '../shared/seededRandom';
 import { type ApplyOptions, type ApplyResult, type SearchReplaceBlock } from '../../src/core/types';
 
 type BlockInput = Partial<SearchReplaceBlock> & { search: string; replace: string };
@@ -423,6 +424,36 @@ describe('DocLines', () => {
         assert.equal(doc.lineAt(doc.start(i)), i);
         assert.equal(text.slice(doc.start(i), doc.contentEnd(i)), expected[i]);
         assert.equal(text.slice(doc.contentEnd(i), doc.lineEnd(i)), doc.eol(i));
+      }
+    }
+  });
+
+  test('after a chain of edits (withEdit, starts worked out when first asked) a document reads as one made afresh', () => {
+    const random = seededRandom(28);
+    const pieces = ['a', 'bc', '\n', '\r\n', '', 'x\ny', '\n\n', '\uFEFF'];
+    for (let round = 0; round < 300; round++) {
+      let text =
+        (random() < 0.2 ? '\uFEFF' : '') +
+        Array.from({ length: 1 + Math.floor(random() * 12) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      let doc = new DocLines(text);
+      for (let edit = 0; edit < 4; edit++) {
+        const first = doc.start(0);
+        const from = first + Math.floor(random() * (text.length - first + 1));
+        const to = from + Math.floor(random() * (text.length - from + 1));
+        const insert = pieces[Math.floor(random() * pieces.length)].replace('\uFEFF', 'z');
+        text = text.slice(0, from) + insert + text.slice(to);
+        // Some documents are read between edits (their starts found), some only after the last.
+        if (random() < 0.5) {
+          doc.lineAt(Math.floor(random() * (doc.length + 1)));
+        }
+        doc = doc.withEdit(text, from, to, insert);
+      }
+      const fresh = new DocLines(text);
+      assert.equal(doc.count, fresh.count, JSON.stringify(text));
+      for (let i = 0; i < fresh.count; i++) {
+        assert.equal(doc.start(i), fresh.start(i), JSON.stringify(text));
+        assert.equal(doc.contentEnd(i), fresh.contentEnd(i), JSON.stringify(text));
+        assert.equal(doc.lineAt(fresh.start(i)), i, JSON.stringify(text));
       }
     }
   });

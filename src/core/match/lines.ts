@@ -46,8 +46,18 @@ export function lastStartAtOrBefore(starts: ArrayLike<number>, last: number, off
 
 export class DocLines implements LineView {
   readonly text: string;
-  /** Offsets of the first character of each line found so far. A leading BOM is not part of line 1. */
-  private lineStarts: number[];
+  /**
+   * Offsets of the first character of each line found so far, the first startCount entries (see
+   * lineStarts). Typed: growing a plain array a push per line took three times as long on 100k lines.
+   */
+  private knownStarts: Int32Array | undefined;
+  private startCount = 0;
+  /**
+   * A DocLines made by withEdit: its starts, worked out from the document before the edit when first
+   * asked for. The last block of a batch is usually never asked (its result is only the text), and
+   * shifting the starts of a large file ahead of time cost as much as finding them.
+   */
+  private startsAfterEdit: (() => { starts: Int32Array; count: number; complete: boolean }) | undefined;
   /** True once the last line break has been found. */
   private complete = false;
   private readonly contents = new Map<number, string>();
@@ -56,12 +66,31 @@ export class DocLines implements LineView {
   private source: LineSource | undefined;
   private zeroWidth: boolean | undefined;
 
-  /** `lineStarts`: starts already known (withEdit); without them the first is read off the text. */
-  constructor(text: string, lineStarts?: number[]) {
+  constructor(text: string) {
     this.text = text;
-    // Reading a character of a text built by concatenation flattens all of it: a DocLines made by
-    // withEdit gets its starts handed over and leaves the text as it is until someone reads it.
-    this.lineStarts = lineStarts ?? [text.charCodeAt(0) === BOM ? 1 : 0];
+  }
+
+  /**
+   * Offsets of the first character of each line found so far, in the first startCount entries. A
+   * leading BOM is not part of line 1.
+   */
+  private get lineStarts(): Int32Array {
+    if (this.knownStarts === undefined) {
+      if (this.startsAfterEdit) {
+        const { starts, count, complete } = this.startsAfterEdit();
+        this.startsAfterEdit = undefined;
+        this.complete = complete;
+        this.knownStarts = starts;
+        this.startCount = count;
+      } else {
+        // Reading a character of a text built by concatenation flattens all of it: a DocLines made by
+        // withEdit takes its starts from the document before the edit and leaves the text as it is.
+        this.knownStarts = new Int32Array(64);
+        this.knownStarts[0] = this.text.charCodeAt(0) === BOM ? 1 : 0;
+        this.startCount = 1;
+      }
+    }
+    return this.knownStarts;
   }
 
   /**
@@ -70,31 +99,41 @@ export class DocLines implements LineView {
    * does not rescan the file for every block; caches of line contents and keys start afresh.
    */
   withEdit(newText: string, from: number, to: number, insert: string): DocLines {
-    // Every start up to `to` must be known: a start s <= from stays, from < s <= to goes (its line
-    // break was replaced), s > to moves by the change in length.
-    this.lineAt(to);
-    const starts = this.lineStarts;
-    let k = 0;
-    while (k < starts.length && starts[k] <= from) {
-      k++;
-    }
-    const out = starts.slice(0, Math.max(k, 1));
-    for (let nl = insert.indexOf('\n'); nl !== -1; nl = insert.indexOf('\n', nl + 1)) {
-      out.push(from + nl + 1);
-    }
-    const delta = insert.length - (to - from);
-    while (k < starts.length && starts[k] <= to) {
-      k++;
-    }
-    for (; k < starts.length; k++) {
-      out.push(starts[k] + delta);
-    }
-    const next = new DocLines(newText, out);
-    next.complete = this.complete;
+    const next = new DocLines(newText);
+    next.startsAfterEdit = () => this.startsWithEdit(from, to, insert);
     if (this.zeroWidth === false && !/[\u200B-\u200D\u2060\uFEFF\u00AD]/.test(insert)) {
       next.zeroWidth = false;
     }
     return next;
+  }
+
+  /** The line starts of this document after withEdit(_, from, to, insert), as far as they are known here. */
+  private startsWithEdit(from: number, to: number, insert: string): { starts: Int32Array; count: number; complete: boolean } {
+    // Every start up to `to` must be known: a start s <= from stays, from < s <= to goes (its line
+    // break was replaced), s > to moves by the change in length.
+    this.lineAt(to);
+    const starts = this.lineStarts;
+    const count = this.startCount;
+    // Starts at or before `from`, then at or before `to` (at least the first start stays).
+    const kept = starts[0] <= from ? lastStartAtOrBefore(starts, count - 1, from) + 1 : 0;
+    const replaced = starts[0] <= to ? lastStartAtOrBefore(starts, count - 1, to) + 1 : 0;
+    const inserted: number[] = [];
+    for (let nl = insert.indexOf('\n'); nl !== -1; nl = insert.indexOf('\n', nl + 1)) {
+      inserted.push(from + nl + 1);
+    }
+    const head = Math.max(kept, 1);
+    const tail = replaced;
+    const out = new Int32Array(Math.max(64, 2 * (head + inserted.length + count - tail)));
+    out.set(starts.subarray(0, head));
+    let n = head;
+    for (let k = 0; k < inserted.length; k++) {
+      out[n++] = inserted[k];
+    }
+    const delta = insert.length - (to - from);
+    for (let k = tail; k < count; k++) {
+      out[n++] = starts[k] + delta;
+    }
+    return { starts: out, count: n, complete: this.complete };
   }
 
   /**
@@ -103,29 +142,37 @@ export class DocLines implements LineView {
    * lines, usually while this code is still cold (a call per line made it about twice as slow then).
    */
   private extendUntil(lines: number, offset: number): void {
+    let starts = this.lineStarts;
     if (this.complete) {
       return;
     }
-    const starts = this.lineStarts;
     const text = this.text;
-    let from = starts[starts.length - 1];
-    while (starts.length <= lines || from <= offset) {
+    let count = this.startCount;
+    let from = starts[count - 1];
+    while (count <= lines || from <= offset) {
       const nl = text.indexOf('\n', from);
       if (nl === -1) {
         this.complete = true;
-        return;
+        break;
       }
       from = nl + 1;
-      starts.push(from);
+      if (count === starts.length) {
+        const grown = new Int32Array(2 * count);
+        grown.set(starts);
+        starts = grown;
+      }
+      starts[count++] = from;
     }
+    this.knownStarts = starts;
+    this.startCount = count;
   }
 
   /** Whether line i exists (0-based). */
   has(i: number): boolean {
-    if (this.lineStarts.length <= i) {
+    if (this.knownStarts === undefined || this.startCount <= i) {
       this.extendUntil(i, -1);
     }
-    return i >= 0 && i < this.lineStarts.length;
+    return i >= 0 && i < this.startCount;
   }
 
   get length(): number {
@@ -134,16 +181,16 @@ export class DocLines implements LineView {
 
   get count(): number {
     this.extendUntil(Infinity, -1);
-    return this.lineStarts.length;
+    return this.startCount;
   }
 
   isLast(i: number): boolean {
     return !this.has(i + 1);
   }
 
+  /** Offset of line i's first character (undefined for a line the text does not have, as before). */
   start(i: number): number {
-    this.has(i);
-    return this.lineStarts[i];
+    return this.has(i) ? this.lineStarts[i] : (undefined as unknown as number);
   }
 
   /** Offset just past the line's content (before its line break). */
@@ -179,11 +226,10 @@ export class DocLines implements LineView {
 
   /** Index of the line containing offset (an offset on a line break belongs to that line). */
   lineAt(offset: number): number {
-    const starts = this.lineStarts;
-    if (starts[starts.length - 1] <= offset) {
+    if (this.lineStarts[this.startCount - 1] <= offset) {
       this.extendUntil(0, offset);
     }
-    return lastStartAtOrBefore(starts, starts.length - 1, offset);
+    return lastStartAtOrBefore(this.lineStarts, this.startCount - 1, offset);
   }
 
   /** Lines as a reader counts them: a final line break starts no line, an empty text has none. */

@@ -311,6 +311,27 @@ function alternativesFor(spec: SearchSpec, tier: Tier, k: number): SearchAlterna
 
 // ---- candidate windows ----------------------------------------------------------------------------
 
+/**
+ * Per document, the anchor hits found so far (anchorLineStarts), as several Matchers look for the same
+ * anchor in one text: a block's REPLACE (is it already applied?) mostly holds SEARCH's longest run.
+ */
+const anchorHitsCache = new WeakMap<DocLines, Map<string, readonly number[]>>();
+
+/** anchorLineStarts, each anchor looked for once per document. */
+function anchorHitsIn(doc: DocLines, anchor: string): readonly number[] {
+  let known = anchorHitsCache.get(doc);
+  if (!known) {
+    known = new Map();
+    anchorHitsCache.set(doc, known);
+  }
+  let hits = known.get(anchor);
+  if (!hits) {
+    hits = anchorLineStarts(doc, anchor);
+    known.set(anchor, hits);
+  }
+  return hits;
+}
+
 /** Start offsets of the lines an anchor occurs in (file order, each line once). */
 function anchorLineStarts(doc: DocLines, anchor: string): number[] {
   const text = doc.text;
@@ -366,10 +387,10 @@ function trimmedLength(text: string, ls: number, le: number, trims: number): num
 
 /** Matching of one SEARCH against one document, with the anchor located once. */
 export class Matcher {
-  private anchorHits: number[] | undefined;
+  private anchorHits: readonly number[] | undefined;
   /** Keys of anchor-hit lines by line start offset, per normalisation (tiers 6-8 share one). */
   private readonly hitKeys: Record<string, Map<number, string>> = {};
-  private wordHits: number[] | undefined;
+  private wordHits: readonly number[] | undefined;
   private everything: number[] | undefined;
   /** Windows rejected because SEARCH's indentation does not map consistently onto them, by start line. */
   readonly indentMisses = new Map<number, IndentMiss>();
@@ -404,8 +425,8 @@ export class Matcher {
       return (this.everything ??= allStarts(doc, this.spec.lines.length));
     }
     const hits = info.tokensOnly
-      ? (this.wordHits ??= anchorLineStarts(doc, anchor.text))
-      : (this.anchorHits ??= anchorLineStarts(doc, anchor.text));
+      ? (this.wordHits ??= anchorHitsIn(doc, anchor.text))
+      : (this.anchorHits ??= anchorHitsIn(doc, anchor.text));
     if (info.kind === 'exact') {
       return this.exactWindows(hits, anchor.line);
     }
@@ -481,7 +502,7 @@ export class Matcher {
       return (this.everything ??= allStarts(doc, m));
     }
     const out: number[] = [];
-    for (const ls of (this.anchorHits ??= anchorLineStarts(doc, anchor.text))) {
+    for (const ls of (this.anchorHits ??= anchorHitsIn(doc, anchor.text))) {
       const s = doc.lineAt(ls) - anchor.line;
       if (s >= 0 && doc.has(s + m - 1)) {
         out.push(s);
