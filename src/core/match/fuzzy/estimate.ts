@@ -20,7 +20,7 @@ function mixBigram(c1: number, c2: number): number {
 
 /**
  * Tables the prefilter reuses from one search to the next (zeroing a 64K-entry table per search
- * costs more than the scan of a mid-sized file). Owned by the caller: a batch of blocks shares one
+ * costs more than the scan of a mid-sized file). Owned by the caller: the engine shares one among all batches
  * (see FuzzyOptions.scratch); a search without one gets a fresh one.
  */
 export class FuzzyScratch {

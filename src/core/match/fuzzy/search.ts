@@ -67,7 +67,7 @@ export interface FuzzyOptions {
   minScore: number;
   /** Upper bound on counted operations (character visits, table updates, alignment cells). */
   workCap?: number;
-  /** Tables reused from an earlier search (one per batch of blocks); without it, the search allocates its own. */
+  /** Tables reused from an earlier search (the engine keeps one for all its batches); without it, the search allocates its own. */
   scratch?: FuzzyScratch;
   /**
    * Look for look-alike regions across the whole file even when exact evidence already settles the
