@@ -43,6 +43,7 @@ export {
   DRY_RUN_DESCRIPTION,
 } from './formats/toolSchema';
 export { tierInfo, tierPhrase } from './match/tierTable';
+export { lastStartAtOrBefore } from './match/lines';
 export { type AppliedBatch, AppliedHistory } from './decide/appliedHistory';
 export { isPlaced } from './decide/outcome';
 export { describeDifferences } from './report/lineDiff';

@@ -3,7 +3,7 @@
 // lines a preview changes says what each placeholder of the blocks' REPLACE kept (issue 19), in the
 // words of the message.
 import * as vscode from 'vscode';
-import type { PreviewResult, TextEdit } from '../core';
+import { lastStartAtOrBefore, type PreviewResult, type TextEdit } from '../core';
 
 /** What a preview text says about itself: placeholder notes and the 0-based lines [start, end] the blocks wrote. */
 interface PreviewNotes {
@@ -85,19 +85,7 @@ function changedLines(after: string, edits: readonly TextEdit[]): Array<[number,
   for (let i = after.indexOf('\n'); i >= 0; i = after.indexOf('\n', i + 1)) {
     lineStarts.push(i + 1);
   }
-  const lineAt = (offset: number): number => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid] <= offset) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
-  };
+  const lineAt = (offset: number): number => lastStartAtOrBefore(lineStarts, lineStarts.length - 1, offset);
   let delta = 0;
   const changed: Array<[number, number]> = [];
   for (const edit of [...edits].sort((x, y) => x.start - y.start)) {
