@@ -10,7 +10,7 @@ import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import { createApplyParticipantHandler } from '../../src/extension/chat/chatParticipant';
-import { api, fileUri, openFile, scratchSuite } from './editorHelpers';
+import { api, fileUri, openFile, scratchSuite, undoIn } from './editorHelpers';
 
 const MODULES = path.resolve(__dirname, '../../../node_modules');
 const MS = fs.readFileSync(path.join(MODULES, 'ms/index.js'), 'utf8');
@@ -100,11 +100,6 @@ async function click(buttons: vscode.Command[], title: string): Promise<ApplyOut
   return vscode.commands.executeCommand<ApplyOutcome>(button.command, ...args);
 }
 
-async function undoFrom(document: vscode.TextDocument): Promise<void> {
-  await vscode.window.showTextDocument(document, { preview: false });
-  await vscode.commands.executeCommand('undo');
-}
-
 async function openAll(dir: string): Promise<vscode.TextDocument[]> {
   return [
     await openFile(`${dir}/lib/ms.js`, MS),
@@ -129,7 +124,7 @@ suite('a whole answer of code blocks over several files', () => {
     assert.match(outcome.summary, /^Applied the code blocks to 3 files:/);
     assert.deepEqual([ms.getText(), flatted.getText(), pkg.getText()], [MS_AFTER, FLATTED_AFTER, PKG_AFTER]);
 
-    await undoFrom(flatted);
+    await undoIn(flatted);
     assert.deepEqual([ms.getText(), flatted.getText(), pkg.getText()], [MS, FLATTED, PKG], 'one undo restores every file');
   });
 
@@ -190,7 +185,7 @@ suite('a whole answer of code blocks over several files', () => {
     assert.match(outcome.summary, /^Applied the edits \(SEARCH\/REPLACE blocks, code blocks\) to 2 files:/);
     assert.equal(ms.getText(), MS.replace("  return ms + ' ms';", "  return ms + ' milliseconds';"));
     assert.equal(flatted.getText(), FLATTED_AFTER);
-    await undoFrom(ms);
+    await undoIn(ms);
     assert.deepEqual([ms.getText(), flatted.getText()], [MS, FLATTED]);
   });
 

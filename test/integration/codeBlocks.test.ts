@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { createApplyParticipantHandler } from '../../src/extension/chat/chatParticipant';
 import type { CodeBlockOutcome } from '../../src/extension/snippets/snippetReview';
 import { findCodeBlocks } from '../../src/core/formats/codeBlocks';
-import { api, fileUri, lensRows, openFile, scratchSuite } from './editorHelpers';
+import { api, ChatRecorder, fileUri, invokeApplyTool, lensRows, openFile, scratchSuite, undoIn } from './editorHelpers';
 
 const CART = [
   'export class Cart {',
@@ -45,40 +45,7 @@ const AFTER_TOTAL = CART.replace('sum + p, 0', 'sum + p * 1.2, 0');
 const REVIEW_APPLY = 'resilientApply.applyReviewedCodeBlock';
 const REVIEW_DISCARD = 'resilientApply.discardReviewedCodeBlock';
 
-async function undoIn(doc: vscode.TextDocument): Promise<void> {
-  await vscode.window.showTextDocument(doc, { preview: false });
-  await vscode.commands.executeCommand('undo');
-}
-
-async function invokeTool(input: object): Promise<string> {
-  const result = await vscode.lm.invokeTool(
-    'resilient-apply_applyBlocks',
-    { input, toolInvocationToken: undefined },
-    new vscode.CancellationTokenSource().token,
-  );
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-/** What the @apply handler streams: its markdown and its buttons. */
-class Recorder implements vscode.ChatResponseStream {
-  text = '';
-  buttons: vscode.Command[] = [];
-  markdown(value: string | vscode.MarkdownString): void {
-    this.text += typeof value === 'string' ? value : value.value;
-  }
-  anchor(_value: vscode.Uri | vscode.Location, title?: string): void {
-    this.text += `[${title ?? ''}]`;
-  }
-  button(command: vscode.Command): void {
-    this.buttons.push(command);
-  }
-  filetree(): void {}
-  progress(): void {}
-  reference(): void {}
-  push(): void {}
-}
-
-async function clickButton(recorder: Recorder, title: string): Promise<CodeBlockOutcome> {
+async function clickButton(recorder: ChatRecorder, title: string): Promise<CodeBlockOutcome> {
   const button = recorder.buttons.find((b) => b.title === title);
   assert.ok(button, `no ${title} button; buttons: ${recorder.buttons.map((b) => b.title).join(' | ')}`);
   // Through JSON, as chat history keeps a button.
@@ -92,7 +59,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
   test('the tool\'s "code" input: a lazy snippet replaces the method, saved, one undo reverts', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);
-    const message = await invokeTool({ filePath: path, code: `\`\`\`ts\n${LAZY_TOTAL}\n\`\`\`` });
+    const message = await invokeApplyTool({ filePath: path, code: `\`\`\`ts\n${LAZY_TOTAL}\n\`\`\`` });
     assert.match(message, /replaced method total/);
     assert.equal(doc.getText(), AFTER_TOTAL);
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(path))), AFTER_TOTAL, 'saved for the agent');
@@ -104,7 +71,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
     const path = `${dir()}/twice.py`;
     const source = 'class A:\n    def run(self):\n        return 1\n\n\nclass B:\n    def run(self):\n        return 2\n';
     const doc = await openFile(path, source);
-    const message = await invokeTool({ filePath: path, code: 'def run(self):\n    return 3\n' });
+    const message = await invokeApplyTool({ filePath: path, code: 'def run(self):\n    return 3\n' });
     assert.match(message, /^The code block was not applied to .*twice\.py: def run fits 2 places: lines 2-3 and lines 7-8\./);
     assert.doesNotMatch(message, /SEARCH|:start_line:/);
     assert.equal(doc.getText(), source);
@@ -113,7 +80,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
   test('the tool\'s "code" input: a file the code names other than filePath is refused', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);
-    const message = await invokeTool({ filePath: path, code: `// filepath: src/other.ts\n${LAZY_TOTAL}` });
+    const message = await invokeApplyTool({ filePath: path, code: `// filepath: src/other.ts\n${LAZY_TOTAL}` });
     assert.match(message, /names the file "src\/other\.ts" but "filePath" is/);
     assert.equal(doc.getText(), CART);
   });
@@ -121,7 +88,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
   test('@apply with a code block naming the file: per-part outcome, Apply applies as one edit, one undo reverts', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);
-    const recorder = new Recorder();
+    const recorder = new ChatRecorder();
     const { codeBlocks, applyService } = await api();
     const handler = createApplyParticipantHandler(applyService, codeBlocks);
     const prompt = `Make the total include tax:\n\n\`\`\`ts ${path}\n${LAZY_TOTAL}\n\`\`\`\n`;
@@ -144,7 +111,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
   test('@apply with two code blocks for the same file: each outcome, then "Apply all 2" as ONE edit, one undo reverts both', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);
-    const recorder = new Recorder();
+    const recorder = new ChatRecorder();
     const { codeBlocks, applyService } = await api();
     const handler = createApplyParticipantHandler(applyService, codeBlocks);
     const format = 'export function format(amount: number): string {\n  return `$${amount.toFixed(2)}`;\n}';
@@ -177,7 +144,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
   test('@apply with two code blocks changing the same method: no "Apply all", each applies on its own, one after the other', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);
-    const recorder = new Recorder();
+    const recorder = new ChatRecorder();
     const { codeBlocks, applyService } = await api();
     const handler = createApplyParticipantHandler(applyService, codeBlocks);
     const other = LAZY_TOTAL.replace('sum + p * 1.2', 'sum + p * 2');
@@ -207,7 +174,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
   test('@apply: Preview opens the review diff; Discard leaves the file', async () => {
     const path = `${dir()}/cart.ts`;
     const doc = await openFile(path, CART);
-    const recorder = new Recorder();
+    const recorder = new ChatRecorder();
     const { codeBlocks, applyService } = await api();
     const handler = createApplyParticipantHandler(applyService, codeBlocks);
     const chatRequest = {
@@ -248,7 +215,7 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
       '',
     ].join('\n');
     const doc = await openFile(path, source);
-    const recorder = new Recorder();
+    const recorder = new ChatRecorder();
     const { codeBlocks, applyService } = await api();
     const handler = createApplyParticipantHandler(applyService, codeBlocks);
     const prompt = `\`\`\`ts ${path}\navailable(sku: string): number {\n  return 0;\n}\n\`\`\``;

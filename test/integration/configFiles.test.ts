@@ -7,7 +7,7 @@ import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import { createApplyParticipantHandler } from '../../src/extension/chat/chatParticipant';
 import type { CodeBlockOutcome } from '../../src/extension/snippets/snippetReview';
-import { api, lensRows, openFile, scratchSuite } from './editorHelpers';
+import { api, ChatRecorder, lensRows, openFile, scratchSuite, undoIn } from './editorHelpers';
 
 const PACKAGE = [
   '{',
@@ -31,31 +31,8 @@ const AFTER = PACKAGE.replace(
   '"test": "node --test", // the unit tests\n    "lint": "eslint ."',
 );
 
-async function undoIn(doc: vscode.TextDocument): Promise<void> {
-  await vscode.window.showTextDocument(doc, { preview: false });
-  await vscode.commands.executeCommand('undo');
-}
-
-class Recorder implements vscode.ChatResponseStream {
-  text = '';
-  buttons: vscode.Command[] = [];
-  markdown(value: string | vscode.MarkdownString): void {
-    this.text += typeof value === 'string' ? value : value.value;
-  }
-  anchor(_value: vscode.Uri | vscode.Location, title?: string): void {
-    this.text += `[${title ?? ''}]`;
-  }
-  button(command: vscode.Command): void {
-    this.buttons.push(command);
-  }
-  filetree(): void {}
-  progress(): void {}
-  reference(): void {}
-  push(): void {}
-}
-
-async function askApply(prompt: string): Promise<Recorder> {
-  const recorder = new Recorder();
+async function askApply(prompt: string): Promise<ChatRecorder> {
+  const recorder = new ChatRecorder();
   const { codeBlocks, applyService } = await api();
   const handler = createApplyParticipantHandler(applyService, codeBlocks);
   const chatRequest = { prompt, command: undefined, references: [], toolReferences: [] } as unknown as vscode.ChatRequest;
@@ -63,7 +40,7 @@ async function askApply(prompt: string): Promise<Recorder> {
   return recorder;
 }
 
-async function clickButton(recorder: Recorder, title: string): Promise<CodeBlockOutcome> {
+async function clickButton(recorder: ChatRecorder, title: string): Promise<CodeBlockOutcome> {
   const button = recorder.buttons.find((b) => b.title === title);
   assert.ok(button, `no ${title} button; buttons: ${recorder.buttons.map((b) => b.title).join(' | ')}`);
   const args = JSON.parse(JSON.stringify(button.arguments ?? [])) as unknown[];

@@ -7,7 +7,7 @@ import { suite, test } from 'mocha';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/applyService';
 import { createApplyParticipantHandler } from '../../src/extension/chat/chatParticipant';
-import { api, applyText, Cmd, fileUri, lensRows, openFile, scratchSuite } from './editorHelpers';
+import { api, applyText, Cmd, fileUri, invokeApplyTool, lensRows, openFile, scratchSuite } from './editorHelpers';
 
 const SERVER = [
   'import http from "node:http";',
@@ -118,15 +118,6 @@ async function askApply(prompt: string): Promise<{ text: string; buttons: vscode
   return { text, buttons };
 }
 
-async function invokeTool(input: object): Promise<string> {
-  const result = await vscode.lm.invokeTool(
-    'resilient-apply_applyBlocks',
-    { input, toolInvocationToken: undefined },
-    new vscode.CancellationTokenSource().token,
-  );
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
 suite('diff formats: unified diff and apply_patch', () => {
   const dir = scratchSuite();
 
@@ -214,20 +205,20 @@ suite('diff formats: unified diff and apply_patch', () => {
   test('LM tool: the patch input applies a unified diff and an apply_patch patch; ambiguity is refused', async () => {
     const path = `${dir()}/server.js`;
     await openFile(path, SERVER, false);
-    const first = await invokeTool({ filePath: path, patch: unifiedDiff(path) });
+    const first = await invokeApplyTool({ filePath: path, patch: unifiedDiff(path) });
     assert.match(first, /^Applied 2 blocks to /);
     assert.match(first, /hunk header said line 40, applied at line 7/);
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(path))), EXPECTED, 'saved for the agent');
 
     const other = `${dir()}/other.js`;
     await openFile(other, SERVER, false);
-    const second = await invokeTool({ filePath: other, patch: applyPatch(other) });
+    const second = await invokeApplyTool({ filePath: other, patch: applyPatch(other) });
     assert.match(second, /^Applied 2 blocks/);
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(other))), EXPECTED);
 
     const twice = `${dir()}/twice.py`;
     await openFile(twice, TWICE, false);
-    const refused = await invokeTool({ filePath: twice, patch: TWICE_DIFF });
+    const refused = await invokeApplyTool({ filePath: twice, patch: TWICE_DIFF });
     assert.match(refused, /lines 1-2/);
     assert.match(refused, /lines 33-34/);
     assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(twice))), TWICE);

@@ -5,14 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { suite, suiteSetup, suiteTeardown, test } from 'mocha';
 import * as vscode from 'vscode';
-import { applyText, block, openFile, scratchSuite } from './editorHelpers';
-
-const TOOL = 'resilient-apply_applyBlocks';
-
-async function invokeTool(input: object): Promise<string> {
-  const result = await vscode.lm.invokeTool(TOOL, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
+import { applyText, block, invokeApplyTool, openFile, scratchSuite } from './editorHelpers';
 
 const PY = 'for item in items:\n    if item.ok:\n        total += item.price\n';
 const PY_BAD_SEARCH = 'for item in items:\n    if item.ok:\n    total += item.price';
@@ -74,7 +67,7 @@ suite('write fidelity (issue 13): language model tool', () => {
 
   test('class 1: refused with the disagreeing line named; the file is unchanged', async () => {
     const doc = await openFile(`${dir()}/loop.py`, PY);
-    const message = await invokeTool({ filePath: `${dir()}/loop.py`, blocks: [{ search: PY_BAD_SEARCH, replace: PY_BAD_REPLACE }] });
+    const message = await invokeApplyTool({ filePath: `${dir()}/loop.py`, blocks: [{ search: PY_BAD_SEARCH, replace: PY_BAD_REPLACE }] });
     assert.match(message, /inconsistent indentation/);
     assert.match(message, /line 3 has 8 spaces in the file, 4 spaces in SEARCH/);
     assert.equal(doc.getText(), PY);
@@ -88,7 +81,7 @@ suite('write fidelity (issue 13): language model tool', () => {
     ];
     for (const [name, before, search, replace, after] of cases) {
       const doc = await openFile(`${dir()}/${name}`, before);
-      const message = await invokeTool({ filePath: `${dir()}/${name}`, blocks: [{ search, replace }] });
+      const message = await invokeApplyTool({ filePath: `${dir()}/${name}`, blocks: [{ search, replace }] });
       assert.match(message, /^Applied 1 block/, message);
       assert.equal(doc.getText(), after, name);
     }
@@ -185,7 +178,7 @@ suite("write fidelity (issue 13): real JSON format-on-save between the model's v
   test('language model tool: the same', async () => {
     const { doc } = await formattedOnSave(`${dir()}/tool.json`);
     const formatted = doc.getText();
-    const message = await invokeTool({ filePath: `${dir()}/tool.json`, blocks: [{ search, replace }] });
+    const message = await invokeApplyTool({ filePath: `${dir()}/tool.json`, blocks: [{ search, replace }] });
     assert.match(message, /^Applied 1 block/, message);
     assert.equal(doc.getText(), after(formatted));
   });

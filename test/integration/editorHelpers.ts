@@ -176,3 +176,38 @@ export function scratchSuite(): () => string {
 export async function applyText(text: string, target: vscode.Uri): Promise<ApplyOutcome> {
   return vscode.commands.executeCommand<ApplyOutcome>(Cmd.applyText, { text, target: target.toString(), notify: false });
 }
+
+/** The language model tool as agent mode calls it (lm.invokeTool); its text parts joined. */
+export async function invokeApplyTool(input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(
+    'resilient-apply_applyBlocks',
+    { input, toolInvocationToken: undefined },
+    new vscode.CancellationTokenSource().token,
+  );
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+/** Ctrl+Z in the editor of `doc` (shown first, so the undo is that document's). */
+export async function undoIn(doc: vscode.TextDocument): Promise<void> {
+  await vscode.window.showTextDocument(doc, { preview: false });
+  await vscode.commands.executeCommand('undo');
+}
+
+/** What the @apply handler streams in a test: its markdown (an anchor as `[title]`) and its buttons. */
+export class ChatRecorder implements vscode.ChatResponseStream {
+  text = '';
+  buttons: vscode.Command[] = [];
+  markdown(value: string | vscode.MarkdownString): void {
+    this.text += typeof value === 'string' ? value : value.value;
+  }
+  anchor(_value: vscode.Uri | vscode.Location, title?: string): void {
+    this.text += `[${title ?? ''}]`;
+  }
+  button(command: vscode.Command): void {
+    this.buttons.push(command);
+  }
+  filetree(): void {}
+  progress(): void {}
+  reference(): void {}
+  push(): void {}
+}

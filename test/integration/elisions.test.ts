@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { createApplyParticipantHandler } from '../../src/extension/chat/chatParticipant';
 import type { CandidateChoice } from '../../src/extension/pendingStore';
 import type { BlockPasteEdit } from '../../src/extension/pasteProvider';
-import { api, applyText, block, Cmd, lensRows, openFile, scratchSuite, waitFor } from './editorHelpers';
+import { api, applyText, block, Cmd, invokeApplyTool, lensRows, openFile, scratchSuite, waitFor } from './editorHelpers';
 
 const LOADER = [
   'import json',
@@ -64,18 +64,6 @@ async function paste(doc: vscode.TextDocument, text: string): Promise<BlockPaste
   );
   assert.ok(edits && edits.length === 1, 'no paste edit offered');
   return edits[0];
-}
-
-async function invokeTool(input: object): Promise<string> {
-  const result = await vscode.lm.invokeTool(
-    'resilient-apply_applyBlocks',
-    { input, toolInvocationToken: undefined },
-    new vscode.CancellationTokenSource().token,
-  );
-  return result.content
-    .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
-    .map((p) => p.value)
-    .join('');
 }
 
 /** @apply's reply to `prompt`: its Markdown text and its buttons. */
@@ -157,12 +145,12 @@ suite('elisions: placeholders in REPLACE in the editor', () => {
     // @apply first (a dry run with buttons), then the tool applies the same block.
     const chat = await askApply(block(SEARCH, ELIDED));
     assert.ok(chat.text.includes(`matched exactly at lines 4-8; ${KEPT}`), chat.text);
-    const applied = await invokeTool({ filePath: path, blocks: [{ search: SEARCH, replace: ELIDED }] });
+    const applied = await invokeApplyTool({ filePath: path, blocks: [{ search: SEARCH, replace: ELIDED }] });
     assert.match(applied, /^Applied 1 block to .*loader\.py/);
     assert.ok(applied.includes(KEPT), applied);
     assert.equal(doc.getText(), EXPANDED);
 
-    const refusedByTool = await invokeTool({
+    const refusedByTool = await invokeApplyTool({
       filePath: path,
       blocks: [{ search: SEARCH.replace('load(path)', 'load(path, strict=False)'), replace: UNCERTAIN }],
     });
