@@ -13,6 +13,7 @@ import { type Decl, type Outline, outlineText, walkDecls } from '../match/struct
 import { grammarFor, type GrammarSpec } from '../match/structure/languages';
 import { type GrammarSource, type KeptParse, parseOutline, parseOutlineKept, prepareGrammar } from '../match/structure/treeSitter';
 import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
+import { straightenCurlyQuotes } from '../write/curlyQuotes';
 import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
 import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
 import { type ClosedBlock, closeAfterLastPlaceholder, closesDeclarations } from '../decide/snippetClosers';
@@ -262,12 +263,27 @@ export async function applySnippetWith(
   }
 }
 
+/** Markdown and plain text, where curly quotes are typography. */
+function isProse(context: { languageId?: string; fileName?: string }): boolean {
+  return ['markdown', 'mdx', 'plaintext'].includes(context.languageId ?? '') || /\.(md|mdx|markdown|txt)$/i.test(context.fileName ?? '');
+}
+
 /** The block's lines, which of them are placeholders, and its outline (closed after a last placeholder that leaves declarations open). */
-function readBlock(snippet: SnippetInput, options: SnippetOptions, readers: Readers, context: { languageId?: string; fileName?: string }) {
+function readBlock(
+  snippet: SnippetInput,
+  options: SnippetOptions,
+  readers: Readers,
+  context: { languageId?: string; fileName?: string },
+  documentText: string,
+) {
   // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
   // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
   const python = snippetOutlineReaderIsPython(snippet, options);
   let snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
+  if (!isProse(context)) {
+    // Quotes a chat renderer "smartened" (`log(“saving”)`) are code's straight ones, unless the file uses them.
+    snippetLines = snippetLines.map((line) => straightenCurlyQuotes(line, (ch) => documentText.includes(ch)));
+  }
   let placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
   let snippetOutline = readers.readSnippet(snippetLines, placeholders);
   let implied: ClosedBlock['implied'] | undefined;
@@ -293,7 +309,7 @@ async function applyRead(
 ): Promise<SnippetResult> {
   const fileName = options.fileName ?? snippet.fileName ?? 'the file';
   const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };
-  const { snippetLines, placeholders, snippetOutline, implied } = readBlock(snippet, options, readers, context);
+  const { snippetLines, placeholders, snippetOutline, implied } = readBlock(snippet, options, readers, context, documentText);
   const text = documentText.replace(/\r\n/g, '\n');
   const fileLines = splitLines(text);
   const fileOutline = readers.read(text, fileLines);

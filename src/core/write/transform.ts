@@ -23,6 +23,7 @@ import {
 } from '../match/normalize';
 import { alignQuotes, quoteStyler } from '../match/quotes';
 import { similarity } from '../match/fuzzy/similarity';
+import { straightenCurlyQuotes } from './curlyQuotes';
 import { mergeLine, type Piece, tokenizeLine } from './merge';
 
 export interface ReplacementInput {
@@ -308,6 +309,9 @@ class ReplacementWriter {
     if (/[^\x00-\x7F]/.test(out)) {
       out = out.replace(SPECIAL_SPACE_RE, (ch) => (this.fileHas(ch) ? ch : ' '));
       out = out.replace(ZERO_WIDTH_RE, (ch) => (this.fileHas(ch) ? ch : ''));
+      if (!this.keep) {
+        out = straightenCurlyQuotes(out, this.fileHas);
+      }
     }
     return out;
   }
