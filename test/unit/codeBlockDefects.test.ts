@@ -110,26 +110,22 @@ describe('issue 25, section 3: code-block placement defects', () => {
     );
   });
 
-  test(
-    'inserted declarations at the wrong depth: a 2-space block in a 4-space file is written with four',
-    { todo: 'width conversion is off: on the real-edit corpus it re-indented Java doc comments and Ruby bodies whose unit was misread' },
-    async () => {
-      // A block indented by two spaces, for a file indented by four, is written with four.
-      const ts = lines('export class Cart {', '    add(): void {', '        this.count++;', '    }', '}', '');
-      const twoSpace = await apply(
-        ts,
-        lines('add(): void {', '  this.count++;', '}', '', 'clear(): void {', '  if (this.count > 0) {', '    this.count = 0;', '  }', '}'),
-        'cart.ts',
-      );
-      assertApplied(
-        twoSpace,
-        ts.replace(
-          '        this.count++;\n    }\n',
-          '        this.count++;\n    }\n\n    clear(): void {\n        if (this.count > 0) {\n            this.count = 0;\n        }\n    }\n',
-        ),
-      );
-    },
-  );
+  test('inserted declarations at the wrong depth: a 2-space block in a 4-space file is written with four', async () => {
+    // A block indented by two spaces, for a file indented by four, is written with four.
+    const ts = lines('export class Cart {', '    add(): void {', '        this.count++;', '    }', '}', '');
+    const twoSpace = await apply(
+      ts,
+      lines('add(): void {', '  this.count++;', '}', '', 'clear(): void {', '  if (this.count > 0) {', '    this.count = 0;', '  }', '}'),
+      'cart.ts',
+    );
+    assertApplied(
+      twoSpace,
+      ts.replace(
+        '        this.count++;\n    }\n',
+        '        this.count++;\n    }\n\n    clear(): void {\n        if (this.count > 0) {\n            this.count = 0;\n        }\n    }\n',
+      ),
+    );
+  });
 
   test('python class header: a blank or comment line between the header and the first member stays, and no member is written twice', async () => {
     const py = lines(

@@ -168,4 +168,63 @@ describe('placement defects from the real-edit corpora', () => {
     const block = lines('class Counter {', '    private int count;', '', '    void add() {', '        count += 1;', '    }', '}');
     assertApplied(await apply(file, block, 'Counter.java'), file.replace('count++;', 'count += 1;'));
   });
+
+  test('a 2-space block into a 4-space file is written with four, its JSDoc lines one column in', async () => {
+    const file = lines('export class Cart {', '    /** Adds one. */', '    add(): void {', '        this.count++;', '    }', '}', '');
+    const block = lines(
+      '/** Adds one. */',
+      'add(): void {',
+      '  this.count++;',
+      '}',
+      '',
+      '/**',
+      ' * Empties the cart.',
+      ' */',
+      'clear(): void {',
+      '  if (this.count > 0) {',
+      '    this.count = 0;',
+      '  }',
+      '}',
+    );
+    const expected = file.replace(
+      '        this.count++;\n    }\n',
+      '        this.count++;\n    }\n\n    /**\n     * Empties the cart.\n     */\n    clear(): void {\n        if (this.count > 0) {\n            this.count = 0;\n        }\n    }\n',
+    );
+    assertApplied(await apply(file, block, 'cart.ts'), expected);
+  });
+
+  test('a block that copies the file at its own depths keeps them, though its heredoc steps by two in code stepping by four', async () => {
+    // react-native's script_phases.rb: Ruby indented by four, a shell heredoc inside indented by two; the
+    // rest of the file (here 30 small methods) is on four, so its unit is certain and the block's reads as two.
+    const others = Array.from({ length: 30 }, (_, i) =>
+      lines(`def phase_${i}(config)`, '    if config', `        config.run(${i})`, '    end', 'end', ''),
+    );
+    const file = lines(
+      ...others,
+      'def script_template(name)',
+      '    template = <<~EOS',
+      '      if [ -n "$DIR" ]; then',
+      '        cd "$DIR"',
+      '      fi',
+      '      run "#{name}"',
+      '    EOS',
+      '    return template',
+      'end',
+      '',
+    );
+    const block = lines(
+      'def script_template(name)',
+      '    template = <<~EOS',
+      '      if [ -n "$DIR" ]; then',
+      '        cd "$DIR"',
+      '      else',
+      '        cd "$HOME"',
+      '      fi',
+      '      run "#{name}"',
+      '    EOS',
+      '    return template',
+      'end',
+    );
+    assertApplied(await apply(file, block, 'script_phases.rb'), `${others.join('\n')}\n${block}\n`);
+  });
 });

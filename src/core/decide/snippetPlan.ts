@@ -9,7 +9,7 @@
 
 import { type Decl, describeDecl, walkDecls } from '../match/structure/outline';
 import { similarity } from '../match/fuzzy/similarity';
-import { indentStyle, leadOf, reindent } from './snippetIndent';
+import { blockStyle, indentStyle, leadOf, reindent } from './snippetIndent';
 import { mergeScope } from './snippetScope';
 import { rewriteAllowed } from './audit/wholeFile';
 import {
@@ -102,7 +102,8 @@ function removedBy(file: FileView, snippet: SnippetView): RemovedDecl[] {
 /** Plans the block against the file: a rewrite when it covers the file, else part by part. */
 export function planSnippet(file: FileView, snippet: SnippetView): SnippetPlan {
   if (coversFile(file, snippet)) {
-    const lines = reindent(snippet.lines, '', '', indentStyle(snippet.lines), indentStyle(file.lines));
+    const fileStyle = indentStyle(file.lines);
+    const lines = reindent(snippet.lines, '', '', blockStyle(snippet.lines, file.lines, fileStyle), fileStyle);
     // The file's last line break stays as it is (the block's lines have none after them).
     const end = file.lines.length > 1 && file.lines[file.lines.length - 1] === '' ? file.lines.length - 1 : file.lines.length;
     // Blank lines the file starts with stay when the block starts with code (a block never shows them).
@@ -119,11 +120,12 @@ export function planSnippet(file: FileView, snippet: SnippetView): SnippetPlan {
       found: [{ start: 0, end }],
     };
   }
+  const fileStyle = indentStyle(file.lines);
   const context: ScopeContext = {
     file,
     snippet,
-    fileStyle: indentStyle(file.lines),
-    snippetStyle: indentStyle(snippet.lines),
+    fileStyle,
+    snippetStyle: blockStyle(snippet.lines, file.lines, fileStyle),
     edits: [],
     parts: [],
     found: [],
