@@ -64,3 +64,7 @@ export async function printConfigBench(): Promise<void> {
     console.log([c.name, outcome, ms.toFixed(2), (ms / parseMs).toFixed(1), ms < BUDGET_MS ? 'met' : 'MISSED'].join(' | '));
   }
 }
+
+if (require.main === module) {
+  void printConfigBench();
+}

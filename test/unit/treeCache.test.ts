@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GRAMMARS, type GrammarSpec } from '../../src/core/match/structure/languages';
-import { parseOutline, prepareGrammar } from '../../src/core/match/structure/treeSitter';
+import { type KeptParse, parseOutline, parseOutlineKept, prepareGrammar, topReadStats } from '../../src/core/match/structure/treeSitter';
 import { cachedTreeKeys, clearTreeCache, editBetween, TREE_CACHE_LIMITS, treeCacheStats } from '../../src/core/match/structure/treeCache';
 import { type Random, seededRandom } from '../shared/seededRandom';
 import { testGrammars } from '../shared/grammars';
@@ -137,16 +137,24 @@ export function checkEdits(source: (typeof SOURCES)[number], seed: number, steps
   const history: string[] = [];
   let withErrors = 0;
   let lastParsing = text;
+  let previous: KeptParse | undefined;
   for (let step = 0; step <= steps; step++) {
     const fresh = parseOutline(source.grammar, text);
     const kept = parseOutline(source.grammar, text, key);
     assert.deepEqual(kept, fresh, `${source.name}, seed ${seed} step ${step}: the incremental outline differs from a fresh parse`);
+    // The audit's reparse without a key (parseOutlineKept): the previous version's tree reparsed to this text.
+    if (previous) {
+      const reparsed = previous.reparse(text);
+      assert.deepEqual(reparsed, fresh, `${source.name}, seed ${seed} step ${step}: the kept tree's reparse differs from a fresh parse`);
+    }
+    previous = parseOutlineKept(source.grammar, text);
     withErrors += fresh.errors > 0 ? 1 : 0;
     history.push(text);
     lastParsing = fresh.errors === 0 ? text : lastParsing;
     // Mostly edit a text that parses (its tree is the one kept for a reparse), sometimes keep breaking one.
     text = edited(random, fresh.errors === 0 || random() < 0.3 ? text : lastParsing, history, comment);
   }
+  previous?.release();
   return { withErrors, reparsed: treeCacheStats.reparsed - reparsedBefore };
 }
 
@@ -161,11 +169,14 @@ after(() => clearTreeCache());
 describe('outlines from kept trees', () => {
   for (const source of SOURCES) {
     test(`${source.name} (${source.grammar.id}): 30 seeded edits, each outline equal to a fresh parse's`, () => {
+      const reusedBefore = topReadStats.reused;
       const { withErrors, reparsed } = checkEdits(source, 20 + source.name.length, 30);
       // The edits must reach texts with syntax errors (where a reparse can go astray, so they are parsed
       // afresh), and texts that parse, read from the edited tree.
       assert.ok(withErrors > 0, `no version of ${source.name} had a syntax error`);
       assert.ok(reparsed > 0, `no version of ${source.name} was reparsed from the kept tree`);
+      // And the reads of top-level nodes a reparse kept were reused, moved to their new lines.
+      assert.ok(topReadStats.reused > reusedBefore, `no top-level node of ${source.name} was reused from the previous read`);
     });
   }
 
@@ -183,6 +194,26 @@ describe('outlines from kept trees', () => {
     group.overloads.implementation.name = 'changed by the caller';
     group.overloads.signatures.pop();
     assert.deepEqual(parseOutline(GRAMMARS.typescript, overloaded, 'test:reuse'), parseOutline(GRAMMARS.typescript, overloaded));
+  });
+
+  test('a key keeps its last two texts: the document read again after its planned result reuses its outline', () => {
+    const text = read('src', 'core', 'match', 'structure', 'outline.ts');
+    const result = text.replace('export function groupOverloads', '// a line the code block added\nexport function groupOverloads');
+    const before = { ...treeCacheStats };
+    parseOutline(GRAMMARS.typescript, text, 'test:versions');
+    // The audit's read of the result, then a Preview followed by Apply: the document and its result again.
+    assert.deepEqual(parseOutline(GRAMMARS.typescript, result, 'test:versions'), parseOutline(GRAMMARS.typescript, result));
+    assert.deepEqual(parseOutline(GRAMMARS.typescript, text, 'test:versions'), parseOutline(GRAMMARS.typescript, text));
+    assert.deepEqual(parseOutline(GRAMMARS.typescript, result, 'test:versions'), parseOutline(GRAMMARS.typescript, result));
+    assert.deepEqual(
+      [treeCacheStats.parsed - before.parsed, treeCacheStats.reparsed - before.reparsed, treeCacheStats.reused - before.reused],
+      [1, 1, 2],
+    );
+    // A third text is reparsed from the last read (the result), and the oldest version goes.
+    const third = result.replace('// a line the code block added', '// a line changed again');
+    assert.deepEqual(parseOutline(GRAMMARS.typescript, third, 'test:versions'), parseOutline(GRAMMARS.typescript, third));
+    assert.deepEqual(parseOutline(GRAMMARS.typescript, text, 'test:versions'), parseOutline(GRAMMARS.typescript, text));
+    assert.deepEqual([treeCacheStats.reparsed - before.reparsed, treeCacheStats.reused - before.reused], [3, 2]);
   });
 
   test('a key read with another grammar is parsed from scratch', () => {

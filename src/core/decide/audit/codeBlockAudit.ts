@@ -7,8 +7,9 @@
 
 import { type Decl, describeDecl, type Outline } from '../../match/structure/outline';
 import { foldQuotes, foldUnicode } from '../../match/normalize';
+import { keyEquals, lineKey, lineKeys } from './lineKeys';
 import type { AuditFailure, AuditInput, AuditRule } from './auditTypes';
-import { keptLines } from './lineDiff';
+import { keptLines, sharedEnds } from './lineDiff';
 import { listDecls, rewriteAllowed } from './wholeFile';
 import { writtenInPlace } from './writtenInPlace';
 
@@ -41,55 +42,41 @@ export function auditCodeBlock(input: AuditInput): AuditFailure | undefined {
 
 // ---- keys and declarations ------------------------------------------------------------------------
 
-/** A line as the write side may restyle it: no white space, quotes and unicode punctuation folded. */
-export const lineKey = (line: string): string => foldUnicode(foldQuotes(line)).replace(/\s+/g, '');
-
-/** The keys of a text's lines, computed once per array (several rules read the result's). */
-const keyCache = new WeakMap<readonly string[], string[]>();
-function keysOf(lines: readonly string[]): string[] {
-  let keys = keyCache.get(lines);
-  if (!keys) {
-    keys = lines.map(lineKey);
-    keyCache.set(lines, keys);
-  }
-  return keys;
-}
-
-/** Where each line stands, by its text (computed once per array). */
-const positionCache = new WeakMap<readonly string[], Map<string, number[]>>();
-function positionsOf(lines: readonly string[]): Map<string, number[]> {
-  let positions = positionCache.get(lines);
-  if (!positions) {
-    positions = new Map();
-    lines.forEach((line, i) => {
-      const list = positions!.get(line);
-      if (list) {
-        list.push(i);
-      } else {
-        positions!.set(line, [i]);
-      }
-    });
-    positionCache.set(lines, positions);
-  }
-  return positions;
-}
+export { lineKey } from './lineKeys';
 
 const blank = (line: string): boolean => line.trim() === '';
 
-interface Entry {
-  decl: Decl;
-  /** Enclosing names, outermost first, then its own. */
-  path: string[];
-  parent?: Entry;
+class Entry {
+  private madePath?: string[];
+  constructor(
+    readonly decl: Decl,
+    readonly parent?: Entry,
+  ) {}
+
+  /** Enclosing names, outermost first, then its own (made when first read: few declarations need theirs). */
+  get path(): string[] {
+    return (this.madePath ??= [...(this.parent?.path ?? []), this.decl.name]);
+  }
 }
 
-function entries(decls: readonly Decl[], parent?: Entry, out: Entry[] = []): Entry[] {
-  for (const decl of decls) {
-    const entry: Entry = { decl, path: [...(parent?.path ?? []), decl.name], parent };
-    out.push(entry);
-    entries(decl.children, entry, out);
+/** Every declaration of an outline's list with its path, depth first (made once per list: several rules read the file's). */
+const entriesCache = new WeakMap<readonly Decl[], Entry[]>();
+function entries(decls: readonly Decl[]): Entry[] {
+  let list = entriesCache.get(decls);
+  if (!list) {
+    list = [];
+    collectEntries(decls, undefined, list);
+    entriesCache.set(decls, list);
   }
-  return out;
+  return list;
+}
+
+function collectEntries(decls: readonly Decl[], parent: Entry | undefined, out: Entry[]): void {
+  for (const decl of decls) {
+    const entry = new Entry(decl, parent);
+    out.push(entry);
+    collectEntries(decl.children, entry, out);
+  }
 }
 
 /** The block's declaration shown for a file declaration: same family and name, enclosing names a suffix of the file's, parameters when the name is overloaded. */
@@ -123,10 +110,22 @@ interface Shown {
   whole: boolean;
 }
 
-/** The file's declarations the block shows, each with the block's. */
+/** The file's declarations the block shows, each with the block's (computed once per input: two rules read it). */
+const shownCache = new WeakMap<AuditInput, Map<Decl, Shown>>();
 function shownDecls(input: AuditInput): Map<Decl, Shown> {
-  const file = entries(input.fileOutline.decls);
+  let shown = shownCache.get(input);
+  if (!shown) {
+    shown = findShown(input);
+    shownCache.set(input, shown);
+  }
+  return shown;
+}
+
+function findShown(input: AuditInput): Map<Decl, Shown> {
   const block = entries(input.blockOutline.decls);
+  // Only a declaration with the name of one the block shows can be shown (the block's path ends in its name).
+  const names = new Set(block.map((b) => b.decl.name));
+  const file = entries(input.fileOutline.decls).filter((e) => names.has(e.decl.name));
   const byPath = new Map<string, number>();
   for (const e of file) {
     const key = `${e.decl.family}:${e.path.join('.')}`;
@@ -192,7 +191,8 @@ export function blockLinePositions(
   headers?: ReadonlySet<number>,
 ): { positions: Int32Array; missing?: number } {
   const positions = new Int32Array(blockLines.length).fill(-1);
-  const resultKeys = keysOf(resultLines);
+  const resultKeys = lineKeys(resultLines);
+  const count = resultLines.length;
   let r = 0;
   for (let k = 0; k < blockLines.length; k++) {
     if (placeholders[k] || blank(blockLines[k])) {
@@ -200,18 +200,18 @@ export function blockLinePositions(
     }
     const key = lineKey(blockLines[k]);
     let at = r;
-    while (at < resultKeys.length && resultKeys[at] !== key) {
+    while (at < count && !keyEquals(resultLines[at], key)) {
       at++;
     }
-    if (at >= resultKeys.length && headers?.has(k)) {
+    if (at >= count && headers?.has(k)) {
       // A declaration's first line shown without the file's modifiers (`class A {` for `export class A {`):
       // the file's own first line is kept.
       at = r;
-      while (at < resultKeys.length && !(resultKeys[at].length > key.length && resultKeys[at].endsWith(key))) {
+      while (at < count && !(resultKeys.at(at).length > key.length && resultKeys.at(at).endsWith(key))) {
         at++;
       }
     }
-    if (at >= resultKeys.length) {
+    if (at >= count) {
       return { positions, missing: k };
     }
     positions[k] = at;
@@ -225,8 +225,19 @@ function headerLines(outline: Outline): Set<number> {
   return new Set(entries(outline.decls).map((e) => e.decl.start));
 }
 
+/** blockLinePositions of the audit's input, computed once (two rules read it). */
+const positionsCache = new WeakMap<AuditInput, ReturnType<typeof blockLinePositions>>();
+function inputPositions(input: AuditInput): ReturnType<typeof blockLinePositions> {
+  let found = positionsCache.get(input);
+  if (!found) {
+    found = blockLinePositions(input.blockLines, input.placeholders, input.resultLines, headerLines(input.blockOutline));
+    positionsCache.set(input, found);
+  }
+  return found;
+}
+
 export function blockLinesKept(input: AuditInput): AuditFailure | undefined {
-  const { missing } = blockLinePositions(input.blockLines, input.placeholders, input.resultLines, headerLines(input.blockOutline));
+  const { missing } = inputPositions(input);
   if (missing === undefined) {
     return undefined;
   }
@@ -255,7 +266,7 @@ export function removedLinesShown(input: AuditInput): AuditFailure | undefined {
   }
   const shown = shownDecls(input);
   const owners = ownersByLine(input.fileLines.length, input.fileOutline.decls);
-  const { positions } = blockLinePositions(input.blockLines, input.placeholders, input.resultLines, headerLines(input.blockOutline));
+  const { positions } = inputPositions(input);
   const resultToBlock = new Int32Array(input.resultLines.length).fill(-1);
   positions.forEach((r, k) => {
     if (r >= 0) {
@@ -496,6 +507,37 @@ function toRanges(lines: readonly number[], fileLines: readonly string[]): Array
 
 // ---- rule: every declaration the block does not show is kept, once --------------------------------
 
+/** Occurrences of `needle` (whole lines) in `lines`, starting at `from` up to `to` (exclusive). */
+function countIn(lines: readonly string[], needle: readonly string[], from: number, to: number): number {
+  let count = 0;
+  const last = Math.min(to, lines.length - needle.length + 1);
+  for (let i = Math.max(0, from); i < last; i++) {
+    if (lines[i] === needle[0] && needle.every((l, k) => lines[i + k] === l)) {
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Where each line stands, by its text (computed once per array). */
+const positionCache = new WeakMap<readonly string[], Map<string, number[]>>();
+function positionsOf(lines: readonly string[]): Map<string, number[]> {
+  let positions = positionCache.get(lines);
+  if (!positions) {
+    positions = new Map();
+    lines.forEach((line, i) => {
+      const list = positions!.get(line);
+      if (list) {
+        list.push(i);
+      } else {
+        positions!.set(line, [i]);
+      }
+    });
+    positionCache.set(lines, positions);
+  }
+  return positions;
+}
+
 /** Occurrences of `needle` (whole lines) in `lines`. */
 function countBlock(lines: readonly string[], needle: readonly string[]): number {
   if (needle.length === 0) {
@@ -510,6 +552,32 @@ function countBlock(lines: readonly string[], needle: readonly string[]): number
   return count;
 }
 
+/** Above this many lines between the file's and the result's shared head and tail, occurrences are counted in the whole texts. */
+const WINDOW_LIMIT = 500;
+
+/**
+ * How many more times the result has `needle` than the file. The file and the result share a head and a
+ * tail (the same lines): an occurrence within either is in both, so only those that reach into the lines
+ * between count, a short window when the change is small.
+ */
+function gained(
+  fileLines: readonly string[],
+  resultLines: readonly string[],
+  ends: { head: number; tail: number },
+  needle: readonly string[],
+): number {
+  if (needle.length === 0) {
+    return 0;
+  }
+  const fileTo = fileLines.length - ends.tail;
+  const resultTo = resultLines.length - ends.tail;
+  if (Math.max(fileTo, resultTo) - ends.head > WINDOW_LIMIT) {
+    return countBlock(resultLines, needle) - countBlock(fileLines, needle);
+  }
+  const from = ends.head - needle.length + 1;
+  return countIn(resultLines, needle, from, resultTo) - countIn(fileLines, needle, from, fileTo);
+}
+
 export function unshownDeclarationsKept(input: AuditInput): AuditFailure | undefined {
   if (input.wholeFile) {
     return undefined;
@@ -521,7 +589,8 @@ export function unshownDeclarationsKept(input: AuditInput): AuditFailure | undef
       touched.add(e.decl);
     }
   }
-  const blockKeys = input.blockLines.map((l) => l.trim());
+  const ends = sharedEnds(input.fileLines, input.resultLines);
+  let blockKeys: string[] | undefined;
   const failures: Decl[] = [];
   const visit = (decls: readonly Decl[]) => {
     for (const decl of decls) {
@@ -533,15 +602,20 @@ export function unshownDeclarationsKept(input: AuditInput): AuditFailure | undef
         visit(decl.children);
         continue;
       }
+      // Kept once: the result has it as often as the file, or more only where the block shows it again.
       const text = input.fileLines.slice(decl.lead, decl.end + 1);
-      const before = countBlock(input.fileLines, text);
-      const after = countBlock(input.resultLines, text);
-      const inBlock = countBlock(
-        blockKeys,
-        text.map((l) => l.trim()),
-      );
-      if (after < before || after > before + inBlock) {
+      const more = gained(input.fileLines, input.resultLines, ends, text);
+      if (more < 0) {
         failures.push(decl);
+      } else if (more > 0) {
+        blockKeys ??= input.blockLines.map((l) => l.trim());
+        const inBlock = countBlock(
+          blockKeys,
+          text.map((l) => l.trim()),
+        );
+        if (more > inBlock) {
+          failures.push(decl);
+        }
       }
     }
   };
@@ -610,13 +684,16 @@ export function noNewSyntaxErrors(input: AuditInput): AuditFailure | undefined {
 }
 
 /** Declarations per scope and name: "enclosing path|family|name" -> their parameter lists. */
-function byScope(decls: readonly Decl[]): Map<string, Array<Decl>> {
-  const scopes = new Map<string, Decl[]>();
-  for (const e of entries(decls)) {
-    const key = `${e.path.slice(0, -1).join('.')}|${e.decl.family}|${e.decl.name}`;
-    const list = scopes.get(key) ?? [];
-    list.push(e.decl);
-    scopes.set(key, list);
+function byScope(decls: readonly Decl[], scopes = new Map<string, Decl[]>(), enclosing?: string): Map<string, Array<Decl>> {
+  for (const decl of decls) {
+    const key = `${enclosing ?? ''}|${decl.family}|${decl.name}`;
+    const list = scopes.get(key);
+    if (list) {
+      list.push(decl);
+    } else {
+      scopes.set(key, [decl]);
+    }
+    byScope(decl.children, scopes, enclosing === undefined ? decl.name : `${enclosing}.${decl.name}`);
   }
   return scopes;
 }
@@ -632,17 +709,24 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
   if (kept) {
     const fromFile = new Uint8Array(input.resultLines.length);
     kept.forEach((r) => r >= 0 && (fromFile[r] = 1));
-    for (const e of entries(input.resultOutline.decls)) {
-      if (!fromFile[e.decl.start]) {
-        names.add(e.decl.name);
+    const written = (decls: readonly Decl[]): void => {
+      for (const decl of decls) {
+        if (!fromFile[decl.start]) {
+          names.add(decl.name);
+        }
+        written(decl.children);
       }
-    }
+    };
+    written(input.resultOutline.decls);
   }
   const before = byScope(input.fileOutline.decls);
   for (const [key, list] of byScope(input.resultOutline.decls)) {
+    if (list.length < 2) {
+      continue;
+    }
     const name = key.slice(key.lastIndexOf('|') + 1);
     const had = before.get(key) ?? [];
-    if (!names.has(name) || list.length < 2 || list.length <= had.length) {
+    if (!names.has(name) || list.length <= had.length) {
       continue;
     }
     // A new overload (parameters no other declaration of the name has) is no second declaration.

@@ -23,17 +23,35 @@ export function keptLines(before: readonly string[], after: readonly string[]): 
 
 const keptCache = new WeakMap<readonly string[], { before: readonly string[]; kept: Int32Array | undefined }>();
 
-function diffKept(before: readonly string[], after: readonly string[]): Int32Array | undefined {
-  const kept = new Int32Array(before.length).fill(-1);
+/** How many lines two texts share at their start (head) and, before those, at their end (tail). */
+export function sharedEnds(before: readonly string[], after: readonly string[]): { head: number; tail: number } {
+  const cached = endsCache.get(after);
+  if (cached && cached.before === before) {
+    return cached.ends;
+  }
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) {
-    kept[head] = head;
     head++;
   }
   let tail = 0;
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) {
-    kept[before.length - 1 - tail] = after.length - 1 - tail;
     tail++;
+  }
+  const ends = { head, tail };
+  endsCache.set(after, { before, ends });
+  return ends;
+}
+
+const endsCache = new WeakMap<readonly string[], { before: readonly string[]; ends: { head: number; tail: number } }>();
+
+function diffKept(before: readonly string[], after: readonly string[]): Int32Array | undefined {
+  const kept = new Int32Array(before.length).fill(-1);
+  const { head, tail } = sharedEnds(before, after);
+  for (let i = 0; i < head; i++) {
+    kept[i] = i;
+  }
+  for (let i = 0; i < tail; i++) {
+    kept[before.length - 1 - i] = after.length - 1 - i;
   }
   const a = before.slice(head, before.length - tail);
   const b = after.slice(head, after.length - tail);

@@ -8,11 +8,9 @@
 // parent, a line before a placeholder written again beside the file's copy. Reads only the file, the block
 // and the result (the audit's own line diff), never the planner's pairing.
 
-import { foldQuotes, foldUnicode } from '../../match/normalize';
 import type { AuditFailure, AuditInput } from './auditTypes';
 import { keptLines } from './lineDiff';
-
-const key = (line: string): string => foldUnicode(foldQuotes(line)).replace(/\s+/g, '');
+import { keyEquals, lineKey as key, type LineKeys, lineKeys } from './lineKeys';
 const blank = (line: string): boolean => line.trim() === '';
 
 /**
@@ -58,7 +56,8 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
       fromFile[r] = line;
     }
   });
-  const resultKeys = resultLines.map(key);
+  // The result's keys are made for the lines the rule reads: the written lines and their neighbours.
+  const resultKeys = lineKeys(resultLines);
   const blockKeys = blockLines.map(key);
   const byKey = new Map<string, number[]>();
   blockKeys.forEach((k, i) => {
@@ -80,7 +79,7 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
       if (blank(resultLines[i])) {
         continue;
       }
-      if (sameLine(resultKeys[i], blockKeys[k])) {
+      if (sameLine(resultKeys.at(i), blockKeys[k])) {
         return i;
       }
       if (fromFile[i] < 0 || !LEAD.test(resultLines[i])) {
@@ -109,7 +108,7 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
     if (fromFile[r] >= 0 || blank(resultLines[r])) {
       continue;
     }
-    const candidates = byKey.get(resultKeys[r]);
+    const candidates = byKey.get(resultKeys.at(r));
     if (!candidates) {
       continue;
     }
@@ -140,21 +139,26 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
  * A line of the file the diff did not pair (two equal lines, `/**` or `}`, and the diff kept the other):
  * it stands between the same lines as a line of the file with its text.
  */
-function standsAsInFile(r: number, resultLines: readonly string[], resultKeys: readonly string[], fileLines: readonly string[]): boolean {
-  const near = (lines: readonly string[], i: number, dir: number): string => {
+function standsAsInFile(r: number, resultLines: readonly string[], resultKeys: LineKeys, fileLines: readonly string[]): boolean {
+  const fileKeys = lineKeys(fileLines);
+  const near = (lines: readonly string[], keys: LineKeys, i: number, dir: number): string => {
     let j = i + dir;
     while (j >= 0 && j < lines.length && blank(lines[j])) {
       j += dir;
     }
-    return j >= 0 && j < lines.length ? key(lines[j]) : '';
+    return j >= 0 && j < lines.length ? keys.at(j) : '';
   };
-  const [above, below] = [near(resultLines, r, -1), near(resultLines, r, 1)];
-  return fileLines.some((line, f) => key(line) === resultKeys[r] && near(fileLines, f, -1) === above && near(fileLines, f, 1) === below);
+  const [above, below] = [near(resultLines, resultKeys, r, -1), near(resultLines, resultKeys, r, 1)];
+  const own = resultKeys.at(r);
+  return fileLines.some(
+    (line, f) => keyEquals(line, own) && near(fileLines, fileKeys, f, -1) === above && near(fileLines, fileKeys, f, 1) === below,
+  );
 }
 
 /** The kept line of the result right beside `r` (blank lines between) with the same text, or -1. */
-function besideItsCopy(r: number, keys: readonly string[], fromFile: Int32Array, lines: readonly string[]): number {
-  if (REPEATABLE.test(keys[r]) || !/\w{2}/.test(keys[r])) {
+function besideItsCopy(r: number, keys: LineKeys, fromFile: Int32Array, lines: readonly string[]): number {
+  const own = keys.at(r);
+  if (REPEATABLE.test(own) || !/\w{2}/.test(own)) {
     return -1;
   }
   for (const dir of [-1, 1]) {
@@ -162,7 +166,7 @@ function besideItsCopy(r: number, keys: readonly string[], fromFile: Int32Array,
     while (i >= 0 && i < lines.length && blank(lines[i])) {
       i += dir;
     }
-    if (i >= 0 && i < lines.length && fromFile[i] >= 0 && keys[i] === keys[r]) {
+    if (i >= 0 && i < lines.length && fromFile[i] >= 0 && keys.at(i) === own) {
       return i;
     }
   }

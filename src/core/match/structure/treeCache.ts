@@ -2,11 +2,11 @@
 // the whole file again (a full tree-sitter parse of 10,000 lines takes 50-90 ms; an edited tree reparses
 // in a few). A caller that names its document (applySnippet's `documentKey`: the document's URI in the
 // editor, the absolute path in the MCP server) gets the tree of its previous text, told where the text
-// changed (Tree.edit) and reparsed incrementally; the same text reuses the outline. Bounded, least
+// changed (Tree.edit) and reparsed incrementally; a text it holds (the last two read) reuses the outline. Bounded, least
 // recently used first out, and each tree dropped is deleted (it lives in the WASM heap, not the JS one).
 
 import type * as TreeSitter from 'web-tree-sitter';
-import type { Outline } from './outline';
+import { copyDecls, type Outline } from './outline';
 
 /** Where two texts differ, as Tree.edit takes it: indexes and columns in UTF-16 code units (web-tree-sitter's for JS strings). */
 export function editBetween(oldText: string, newText: string): TreeSitter.Edit | undefined {
@@ -73,6 +73,8 @@ interface CachedTree {
   text: string;
   tree: TreeSitter.Tree;
   outline: Outline;
+  /** What the reader kept from reading this tree, handed to the read of the tree reparsed from it. */
+  memo: unknown;
 }
 
 /**
@@ -81,7 +83,15 @@ interface CachedTree {
  */
 export const TREE_CACHE_LIMITS = { documents: 6, chars: 2_000_000 };
 
-const cache = new Map<string, CachedTree>();
+/**
+ * Each key's trees, the text read last first: that one, and the version read before it. A code block's
+ * audit reads the planned result under the document's key, and the document itself is often read again
+ * (a Preview, then Apply; a refusal, then another block): both are kept, so neither is parsed twice.
+ */
+const cache = new Map<string, CachedTree[]>();
+
+/** Versions a key keeps: the text read last and the one before it. */
+const VERSIONS = 2;
 
 /**
  * How each keyed read was served since the process started (the bench prints them, the tests check them):
@@ -91,90 +101,118 @@ const cache = new Map<string, CachedTree>();
 export const treeCacheStats = { reused: 0, reparsed: 0, reparsedWithErrors: 0, parsed: 0 };
 
 /**
- * A copy of the outline: what a caller does with the declarations never reaches the cached ones. A
- * structured clone copies every field (overload groups included) and keeps objects shared within it shared.
+ * A copy of the outline: what a caller does with the declarations never reaches the cached ones (copyDecls
+ * copies every field, overload groups included, and keeps what is shared within them shared).
  */
-const copyOf = (outline: Outline): Outline => structuredClone(outline);
+const copyOf = (outline: Outline): Outline => ({ ...outline, decls: copyDecls(outline.decls) });
 
 /**
  * The outline of `text` under `key`, read by `read` from a tree that `parse` makes: from scratch, or from
- * the key's previous tree edited to this text. The same text under the same key and grammar reuses the outline.
+ * a copy of the key's last tree edited to this text (that tree stays, as the key's older version). A text
+ * the key holds under the same grammar reuses its outline. `read` gets what it kept from the last tree (its
+ * memo) when the tree is that tree reparsed; that tree is alive while `read` runs (its nodes' ids are not
+ * yet another's).
  */
-export function cachedOutline(
+export function cachedOutline<M>(
   key: string,
   grammar: string,
   text: string,
   parse: (text: string, oldTree?: TreeSitter.Tree) => TreeSitter.Tree,
-  read: (tree: TreeSitter.Tree) => Outline,
+  read: (tree: TreeSitter.Tree, previous: M | undefined) => { outline: Outline; memo: M },
 ): Outline {
-  const previous = cache.get(key);
+  const versions = cache.get(key) ?? [];
   cache.delete(key);
-  if (previous && previous.grammar === grammar && previous.text === text) {
-    cache.set(key, previous);
+  const same = versions.findIndex((v) => v.grammar === grammar && v.text === text);
+  if (same >= 0) {
+    const [found] = versions.splice(same, 1);
+    cache.set(key, [found, ...versions]);
     treeCacheStats.reused++;
-    return copyOf(previous.outline);
+    return copyOf(found.outline);
   }
-  let tree: TreeSitter.Tree;
+  const previous = versions[0];
+  let tree: TreeSitter.Tree | undefined;
+  let made: { outline: Outline; memo: M };
   try {
     // A tree with errors is not reused: its text's next version most likely has them too (see below).
     const reusable = previous && previous.grammar === grammar && previous.outline.errors === 0;
     const edit = reusable ? editBetween(previous.text, text) : undefined;
+    let from: M | undefined;
     if (previous && edit) {
-      previous.tree.edit(edit);
-      tree = parse(text, previous.tree);
+      // Edited as a copy (which shares the subtrees), so that the previous tree stays as it was.
+      const edited = previous.tree.copy();
+      try {
+        edited.edit(edit);
+        tree = parse(text, edited);
+      } finally {
+        edited.delete();
+      }
       // Error recovery depends on which subtrees were reused: a reparse that meets a syntax error may
       // read the broken part differently from a fresh parse (seen in test/unit/treeCache.test.ts), so
       // such a text is parsed from scratch. An error-free reparse is the fresh parse's tree.
       if (tree.rootNode.hasError) {
         tree.delete();
+        tree = undefined;
         tree = parse(text);
         treeCacheStats.reparsedWithErrors++;
       } else {
+        from = previous.memo as M;
         treeCacheStats.reparsed++;
       }
     } else {
       tree = parse(text);
       treeCacheStats.parsed++;
     }
-  } finally {
-    previous?.tree.delete();
-  }
-  let outline: Outline;
-  try {
-    outline = read(tree);
+    made = read(tree, from);
   } catch (error) {
-    tree.delete();
+    tree?.delete();
+    cache.set(key, versions);
+    evictBeyondLimits();
     throw error;
   }
-  cache.set(key, { grammar, text, tree, outline });
+  const kept = [{ grammar, text, tree, outline: made.outline, memo: made.memo }, ...versions];
+  for (const old of kept.splice(VERSIONS)) {
+    old.tree.delete();
+  }
+  cache.set(key, kept);
   evictBeyondLimits();
-  return copyOf(outline);
+  return copyOf(made.outline);
 }
 
 function evictBeyondLimits(): void {
   let chars = 0;
-  for (const entry of cache.values()) {
-    chars += entry.text.length;
+  for (const versions of cache.values()) {
+    for (const v of versions) {
+      chars += v.text.length;
+    }
   }
   // Map order is insertion order: the first key is the least recently used.
-  for (const [key, entry] of cache) {
+  for (const [key, versions] of cache) {
     if (cache.size <= TREE_CACHE_LIMITS.documents && chars <= TREE_CACHE_LIMITS.chars) {
       break;
     }
-    // The entry just used is last and always stays, however large.
+    // The entry just used is last and always stays, however large; its older version goes first.
     if (cache.size === 1) {
+      while (versions.length > 1 && chars > TREE_CACHE_LIMITS.chars) {
+        const old = versions.pop()!;
+        chars -= old.text.length;
+        old.tree.delete();
+      }
       break;
     }
     cache.delete(key);
-    chars -= entry.text.length;
-    entry.tree.delete();
+    for (const v of versions) {
+      chars -= v.text.length;
+      v.tree.delete();
+    }
   }
 }
 
 /** Drops every cached tree (tests; a document known to be gone). */
 export function clearTreeCache(): void {
-  for (const entry of cache.values()) {
-    entry.tree.delete();
+  for (const versions of cache.values()) {
+    for (const v of versions) {
+      v.tree.delete();
+    }
   }
   cache.clear();
 }

@@ -5,7 +5,7 @@
 // caller names its document (then treeCache.ts keeps it for an incremental reparse of the next version).
 
 import type * as TreeSitter from 'web-tree-sitter';
-import { type Decl, groupOverloads, type Outline, outlineRange } from './outline';
+import { copyDecls, type Decl, groupOverloads, type Outline, outlineRange } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
 import { functionDeclarator, nameByRule } from './declNames';
 import { cachedOutline, editBetween } from './treeCache';
@@ -89,13 +89,15 @@ export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: s
     }
     return tree;
   };
-  const read = (tree: TreeSitter.Tree): Outline => outlineOfTree(grammar, tree, text);
   if (documentKey !== undefined) {
-    return cachedOutline(documentKey, grammar.id, text, parse, read);
+    return cachedOutline<TopReads>(documentKey, grammar.id, text, parse, (tree, previous) => {
+      const reads: TopReads = new Map();
+      return { outline: outlineOfTree(grammar, tree, text, { previous, next: reads }), memo: reads };
+    });
   }
   const tree = parse(text);
   try {
-    return read(tree);
+    return outlineOfTree(grammar, tree, text);
   } finally {
     tree.delete();
   }
@@ -124,7 +126,8 @@ export function parseOutlineKept(grammar: GrammarSpec, text: string): KeptParse 
     tree?.delete();
     tree = undefined;
   };
-  const outline = outlineOfTree(grammar, tree, text);
+  const reads: TopReads = new Map();
+  const outline = outlineOfTree(grammar, tree, text, { next: reads });
   return {
     outline,
     release,
@@ -133,33 +136,70 @@ export function parseOutlineKept(grammar: GrammarSpec, text: string): KeptParse 
         release();
         return outline;
       }
-      const edit = tree && outline.errors === 0 ? editBetween(text, next) : undefined;
-      if (tree && edit) {
-        tree.edit(edit);
-      }
-      let fresh = parser.parse(next, edit ? tree : undefined) ?? undefined;
-      release();
-      // As in treeCache.ts: a reparse that meets a syntax error may read it differently from a fresh parse.
-      if (edit && fresh?.rootNode.hasError) {
-        fresh.delete();
-        fresh = parser.parse(next) ?? undefined;
-      }
-      if (!fresh) {
-        throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
-      }
+      let fresh: TreeSitter.Tree | undefined;
       try {
-        return outlineOfTree(grammar, fresh, next);
+        const edit = tree && outline.errors === 0 ? editBetween(text, next) : undefined;
+        if (tree && edit) {
+          tree.edit(edit);
+        }
+        fresh = parser.parse(next, edit ? tree : undefined) ?? undefined;
+        let previous = edit ? reads : undefined;
+        // As in treeCache.ts: a reparse that meets a syntax error may read it differently from a fresh parse.
+        if (edit && fresh?.rootNode.hasError) {
+          fresh.delete();
+          fresh = parser.parse(next) ?? undefined;
+          previous = undefined;
+        }
+        if (!fresh) {
+          throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
+        }
+        // The kept tree is freed after the read: while it lives, a node id of the reparsed tree that was its
+        // node's is the same subtree (what it read is reused).
+        return outlineOfTree(grammar, fresh, next, { previous });
       } finally {
-        fresh.delete();
+        fresh?.delete();
+        release();
       }
     },
   };
 }
 
-function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string): Outline {
-  const reader = new DeclReader(grammar, text.split('\n'));
+/**
+ * What one top-level node added to an outline (its declaration, or those of a conditional or preprocessor
+ * block), with where it stood: a reparsed tree that reuses the node (the same subtree, so the same id and
+ * text) reuses it, moved to the node's new row, instead of reading the node again.
+ */
+interface TopRead {
+  row: number;
+  endRow: number;
+  /** The node's first and last lines as they were (the reader also reads the text beside the node on them). */
+  firstLine: string;
+  lastLine: string;
+  added: Added;
+}
+
+/** What a top-level node adds: a declaration, or the declarations it holds (spread into its scope). */
+interface Added {
+  decl?: Decl;
+  spread?: Decl[];
+}
+
+/** TopRead by node id. */
+type TopReads = Map<number, TopRead>;
+
+/** Top-level nodes read since the process started, and those whose read was reused from the tree reparsed (tests). */
+export const topReadStats = { read: 0, reused: 0 };
+
+/** The reads of an older tree (alive) to reuse, and a map to record this read's into. */
+interface ReadMemo {
+  previous?: TopReads;
+  next?: TopReads;
+}
+
+function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string, memo?: ReadMemo): Outline {
+  const reader = new DeclReader(grammar, text.split('\n'), memo);
   const root = tree.rootNode;
-  const outline: Outline = { decls: reader.declsIn(root), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
+  const outline: Outline = { decls: reader.declsIn(root, false, true), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
   if (outline.errors > 0) {
     outline.firstError = firstErrorRow(root);
   }
@@ -197,6 +237,14 @@ function firstErrorRow(node: SyntaxNode): number | undefined {
   return undefined;
 }
 
+/** A copy of what a top-level node added, its rows moved by `rows`. */
+function copyAdded(added: Added, rows: number): Added {
+  if (added.decl) {
+    return { decl: copyDecls([added.decl], rows)[0] };
+  }
+  return added.spread ? { spread: copyDecls(added.spread, rows) } : {};
+}
+
 const stripSpace = (text: string): string => text.replace(/\s+/g, '');
 /** Statements whose blocks may hold declarations of the scope they stand in. */
 const CONDITIONAL = /^(if|try|with)_statement$/;
@@ -207,6 +255,7 @@ class DeclReader {
   constructor(
     private readonly grammar: GrammarSpec,
     private readonly lines: readonly string[],
+    private readonly memo: ReadMemo = {},
   ) {}
 
   /**
@@ -214,7 +263,7 @@ class DeclReader {
    * Outside functions, those in the blocks of an `if`, `try` or `with` count too (a class defined only
    * `if sys.platform == "win32":`), at the depth they are written.
    */
-  declsIn(container: SyntaxNode, inFunction = false): Decl[] {
+  declsIn(container: SyntaxNode, inFunction = false, top = false): Decl[] {
     const decls: Decl[] = [];
     /** Declarations read from a node with a syntax error in it, and the lines of other such nodes. */
     const erred = new Set<Decl>();
@@ -240,23 +289,60 @@ class DeclReader {
       const lead = leadStart !== undefined && row <= previousEnd + 1 ? leadStart : row;
       leadStart = undefined;
       previousEnd = child.endPosition.row;
-      const decl = this.declOf(child, child);
-      if (decl && (child.hasError || child.isMissing)) {
+      const faulty = child.hasError || child.isMissing;
+      const { decl, spread } = top && !faulty ? this.addedAtTop(child) : this.added(child, inFunction);
+      if (decl && faulty) {
         erred.add(decl);
-      } else if (!decl && (child.hasError || child.isMissing)) {
+      } else if (!decl && faulty) {
         broken.push({ start: row, end: child.endPosition.row });
       }
       if (decl) {
         decl.lead = Math.min(lead, decl.lead);
         decls.push(decl);
-      } else if (PREPROCESSOR.test(child.type)) {
-        decls.push(...this.declsIn(child, inFunction));
-      } else if (!inFunction && CONDITIONAL.test(child.type)) {
-        decls.push(...this.declsInBlocks(child).filter((d) => d.family !== 'value'));
+      } else if (spread) {
+        decls.push(...spread);
       }
     }
     const read = erred.size > 0 || broken.length > 0 ? this.withOutline(container, decls, erred, broken) : decls;
     return this.grammar.overloads ? groupOverloads(read, this.lines) : read;
+  }
+
+  /** What `child` adds to its scope: its declaration, or the declarations in its preprocessor or conditional blocks. */
+  private added(child: SyntaxNode, inFunction: boolean): Added {
+    const decl = this.declOf(child, child);
+    if (decl) {
+      return { decl };
+    }
+    if (PREPROCESSOR.test(child.type)) {
+      return { spread: this.declsIn(child, inFunction) };
+    }
+    if (!inFunction && CONDITIONAL.test(child.type)) {
+      return { spread: this.declsInBlocks(child).filter((d) => d.family !== 'value') };
+    }
+    return {};
+  }
+
+  /**
+   * added() for a top-level node without syntax errors, reused from the read of the tree this one was
+   * reparsed from when the node is the same subtree there (same id, same length, the same text on its first
+   * and last lines), and recorded for the read of the next.
+   */
+  private addedAtTop(child: SyntaxNode): Added {
+    const row = child.startPosition.row;
+    const endRow = child.endPosition.row;
+    const id = child.id;
+    const seen = this.memo.previous?.get(id);
+    if (seen && seen.endRow - seen.row === endRow - row && seen.firstLine === this.lines[row] && seen.lastLine === this.lines[endRow]) {
+      // Recorded as it was (its rows are those of its own row), for a next reparse that reuses the node again.
+      this.memo.next?.set(id, seen);
+      topReadStats.reused++;
+      return copyAdded(seen.added, row - seen.row);
+    }
+    topReadStats.read++;
+    const added = this.added(child, false);
+    // Recorded as a copy: the caller moves the lead of what it returns, and the outline's user may change it.
+    this.memo.next?.set(id, { row, endRow, firstLine: this.lines[row], lastLine: this.lines[endRow], added: copyAdded(added, 0) });
+    return added;
   }
 
   /**
