@@ -148,10 +148,16 @@ const keyOf = (path: KeyPath): string => JSON.stringify(path);
 
 const propertyKey = (prop: Node): string => String(prop.children?.[0]?.value ?? '');
 
+/**
+ * Keys in the order `a.localeCompare(b, 'en')` gives them: that call makes a collator each time (a sorted
+ * object of 2,000 lockfile entries made 4,000), this one is made once.
+ */
+const compareKeys = new Intl.Collator('en').compare;
+
 /** An object kept in sorted order: its keys are sorted, and there are enough of them to say so (or it holds dependencies). */
 function isSortedKeys(keys: readonly string[], path: KeyPath): boolean {
   const enough = keys.length >= 3 || (keys.length === 2 && /dependencies$/i.test(String(path[path.length - 1] ?? '')));
-  return enough && keys.every((k, i) => i === 0 || keys[i - 1].localeCompare(k, 'en') < 0);
+  return enough && keys.every((k, i) => i === 0 || compareKeys(keys[i - 1], k) < 0);
 }
 
 /** One merge: the file's text and tree, the snippet's, and what the merge did so far. */
@@ -164,13 +170,19 @@ class JsonMerge {
   /** The value each path written must hold after the merge. */
   readonly expected: Array<{ path: KeyPath; value: Json }> = [];
 
+  private madeStyle?: JsonStyle;
+
   constructor(
     readonly text: string,
     readonly snippet: Snippet,
-    readonly style: JsonStyle,
     /** JSON with comments: a new key's own comments in the snippet are written with it. */
     readonly writesComments: boolean,
   ) {}
+
+  /** The file's indentation and line ends, read when a merge first writes more than a snippet's scalar (a scan of the whole file). */
+  get style(): JsonStyle {
+    return (this.madeStyle ??= detectStyle(this.text));
+  }
 
   private snippetRaw(node: Node): string {
     return this.snippet.text.slice(node.offset, node.offset + node.length);
@@ -244,7 +256,7 @@ class JsonMerge {
       }
       let anchor: number;
       if (sorted) {
-        anchor = fileKeys.filter((k) => k.localeCompare(key, 'en') < 0).length - 1;
+        anchor = fileKeys.filter((k) => compareKeys(k, key) < 0).length - 1;
       } else {
         const following = snipProps.slice(i + 1).find((p) => indexOf.has(propertyKey(p)));
         anchor = lastAnchor ?? (following ? (indexOf.get(propertyKey(following)) as number) - 1 : fileProps.length - 1);
@@ -262,7 +274,7 @@ class JsonMerge {
     const indent = childIndent(this.text, fileObj, this.style);
     for (const [after, group] of groups) {
       if (sorted) {
-        group.sort((a, b) => a.key.localeCompare(b.key, 'en'));
+        group.sort((a, b) => compareKeys(a.key, b.key));
       }
       const above = (g: { prop: Node }) =>
         this.writesComments ? commentsAbove(this.snippet.text, g.prop).map((c) => `${c}${this.style.eol}${indent}`) : [];
@@ -353,10 +365,25 @@ class JsonMerge {
 
 /** Every object of the file below the root that has one of `keys`, with its path and how many of them it has. */
 function objectsWithKeys(root: Node, keys: ReadonlySet<string>): Array<{ node: Node; path: KeyPath; count: number }> {
+  // Walked with a link to the parent step, so that a path is made only for the objects found (a lockfile
+  // has thousands of objects, few of them with the snippet's keys).
+  interface Step {
+    node: Node;
+    part?: string | number;
+    up?: Step;
+  }
+  const pathOf = (step: Step): KeyPath => {
+    const path: Array<string | number> = [];
+    for (let at: Step | undefined = step; at?.up; at = at.up) {
+      path.push(at.part as string | number);
+    }
+    return path.reverse();
+  };
   const found: Array<{ node: Node; path: KeyPath; count: number }> = [];
-  const stack: Array<{ node: Node; path: KeyPath }> = [{ node: root, path: [] }];
+  const stack: Step[] = [{ node: root }];
   while (stack.length > 0) {
-    const { node, path } = stack.pop() as { node: Node; path: KeyPath };
+    const step = stack.pop() as Step;
+    const node = step.node;
     if (node.type === 'object') {
       let count = 0;
       for (const prop of node.children ?? []) {
@@ -364,14 +391,14 @@ function objectsWithKeys(root: Node, keys: ReadonlySet<string>): Array<{ node: N
         count += keys.has(key) ? 1 : 0;
         const value = prop.children?.[1];
         if (value && (value.type === 'object' || value.type === 'array')) {
-          stack.push({ node: value, path: [...path, key] });
+          stack.push({ node: value, part: key, up: step });
         }
       }
-      if (count > 0 && path.length > 0) {
-        found.push({ node, path, count });
+      if (count > 0 && step.up) {
+        found.push({ node, path: pathOf(step), count });
       }
     } else if (node.type === 'array') {
-      (node.children ?? []).forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+      (node.children ?? []).forEach((item, i) => stack.push({ node: item, part: i, up: step }));
     }
   }
   return found;
@@ -391,6 +418,9 @@ function placeSnippet(
   const candidates = objectsWithKeys(fileRoot, new Set(keys));
   if (candidates.length === 0) {
     return { node: fileRoot, path: [] };
+  }
+  if (candidates.length === 1) {
+    return { node: candidates[0].node, path: candidates[0].path };
   }
   // Most keys of the snippet first; among those, most values the snippet shows as they are (a `"name"`
   // that names one of several launch configurations).
@@ -414,9 +444,16 @@ function placeSnippet(
   return { places, key };
 }
 
-function lineOfPath(root: Node | undefined, lineStarts: readonly number[], path: KeyPath): number {
+function lineOfPath(root: Node | undefined, lineStarts: readonly number[], path: KeyPath, changed?: ChangedRegion): number {
   let node = root;
+  // Offsets in the result: a node of the file before the changed region keeps its offset, one after it
+  // moves by the region's growth; inside the region the nodes are the region's reparse, from its start.
+  let base = 0;
   path.forEach((part, i) => {
+    if (changed && node === changed.node) {
+      node = changed.root;
+      base = changed.node.offset;
+    }
     if (node?.type === 'object') {
       node = node.children?.find((p) => propertyKey(p) === part);
       // The key's line names a key; a key on the way down leads to its value.
@@ -425,7 +462,83 @@ function lineOfPath(root: Node | undefined, lineStarts: readonly number[], path:
       node = node?.type === 'array' ? node.children?.[part as number] : undefined;
     }
   });
-  return lastStartAtOrBefore(lineStarts, lineStarts.length - 1, node?.offset ?? 0) + 1;
+  let offset = node ? base + node.offset : 0;
+  if (changed && node && base === 0 && node.offset >= changed.node.offset + changed.node.length) {
+    offset += changed.growth;
+  }
+  return lastStartAtOrBefore(lineStarts, lineStarts.length - 1, offset) + 1;
+}
+
+/** The child of `node` whose text holds [from, to] (children are in text order: found by bisection). */
+function childHolding(node: Node, from: number, to: number): Node | undefined {
+  const children = node.children ?? [];
+  let low = 0;
+  let high = children.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const child = children[mid];
+    if (child.offset + child.length < from) {
+      low = mid + 1;
+    } else if (child.offset > from) {
+      high = mid - 1;
+    } else {
+      return to <= child.offset + child.length ? child : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The one value of the file that holds every edit (inside its brackets), reparsed from the merged text. */
+interface ChangedRegion {
+  /** The file's node, and its path. */
+  node: Node;
+  path: KeyPath;
+  /** The merged text of that value, parsed on its own (offsets from the value's start). */
+  root: Node;
+  /** How many characters longer the merged value is. */
+  growth: number;
+}
+
+/**
+ * The innermost object or list of the file whose brackets hold every edit, and its merged text parsed on
+ * its own: the text outside it is the file's, byte for byte, so the merged file parses exactly when it
+ * does, and every value outside it is the file's. Undefined when the edits reach the top level's brackets
+ * or the merged value does not parse on its own (then the whole merged file is parsed, for the message).
+ */
+function changedRegion(
+  fileRoot: Node,
+  text: string,
+  edits: readonly ConfigTextEdit[],
+  paths: readonly KeyPath[],
+): ChangedRegion | undefined {
+  const from = Math.min(...edits.map((e) => e.offset));
+  const to = Math.max(...edits.map((e) => e.offset + e.length));
+  let node = fileRoot;
+  const path: Array<string | number> = [];
+  for (;;) {
+    const inner = childHolding(node, from, to);
+    const value = inner?.type === 'property' ? inner.children?.[1] : inner;
+    if (
+      !inner ||
+      !value ||
+      (value.type !== 'object' && value.type !== 'array') ||
+      !(value.offset < from && to < value.offset + value.length)
+    ) {
+      break;
+    }
+    path.push(inner.type === 'property' ? propertyKey(inner) : (node.children ?? []).indexOf(inner));
+    node = value;
+  }
+  if (node === fileRoot || !paths.every((p) => path.every((part, i) => p[i] === part))) {
+    return undefined;
+  }
+  const growth = edits.reduce((sum, e) => sum + e.content.length - e.length, 0);
+  const errors: ParseError[] = [];
+  const root = parseTree(text.slice(node.offset, node.offset + node.length + growth), errors, PARSE_OPTIONS);
+  if (!root || errors.length > 0 || root.type !== node.type) {
+    return undefined;
+  }
+  return { node, path, root, growth };
 }
 
 /** The audit: a key the snippet did not show that changed or went, as a path; undefined when none. */
@@ -513,7 +626,7 @@ function mergeJsonText(fileText: string, code: string, strict: boolean): ConfigM
       `the snippet is ${snippet.root.type === 'array' ? 'a list' : `a ${snippet.root.type}`} and the file's top level is ${fileRoot.type === 'array' ? 'a list' : `an ${fileRoot.type}`}: show the key it belongs to`,
     );
   }
-  const merge = new JsonMerge(fileText, snippet, detectStyle(fileText), !strict);
+  const merge = new JsonMerge(fileText, snippet, !strict);
   if (fileRoot.type === 'array') {
     merge.mergeArray(fileRoot, snippet.root, []);
   } else {
@@ -534,28 +647,43 @@ function mergeJsonText(fileText: string, code: string, strict: boolean): ConfigM
 
 function finish(fileText: string, fileRoot: Node, merge: JsonMerge, formatName: string): ConfigMergeResult {
   const text = merge.edits.length === 0 ? fileText : applyTextEdits(fileText, merge.edits);
-  const errors: ParseError[] = [];
-  const newRoot = merge.edits.length === 0 ? fileRoot : parseTree(text, errors, PARSE_OPTIONS);
-  if (!newRoot || errors.length > 0) {
-    return refused('audit', `the merged file would not parse as ${formatName} (${parseProblem(text, errors)}), so nothing was changed`);
+  // A merge inside one value of a large file (a lockfile's entry) is audited on that value: the rest of the
+  // text is the file's, so parsing the whole merged file again would only read the file a second time.
+  const changed =
+    merge.edits.length === 0
+      ? undefined
+      : changedRegion(
+          fileRoot,
+          text,
+          merge.edits,
+          merge.expected.map((e) => e.path),
+        );
+  let newRoot: Node | undefined = fileRoot;
+  if (merge.edits.length > 0 && !changed) {
+    const errors: ParseError[] = [];
+    newRoot = parseTree(text, errors, PARSE_OPTIONS);
+    if (!newRoot || errors.length > 0) {
+      return refused('audit', `the merged file would not parse as ${formatName} (${parseProblem(text, errors)}), so nothing was changed`);
+    }
   }
   if (merge.edits.length > 0) {
-    const before = getNodeValue(fileRoot) as Json;
-    const after = getNodeValue(newRoot) as Json;
-    const moved = changedUnshown(before, after, [], merge.written);
+    const [start, before, after] = changed
+      ? [changed.path, getNodeValue(changed.node) as Json, getNodeValue(changed.root) as Json]
+      : [[], getNodeValue(fileRoot) as Json, getNodeValue(newRoot as Node) as Json];
+    const moved = changedUnshown(before, after, start, merge.written);
     if (moved) {
       return refused(
         'audit',
         `the merge would have changed ${formatKeyPath(moved)}, which the snippet does not show, so nothing was changed`,
       );
     }
-    const wrong = merge.expected.find((e) => !deepEqual(valueAt(after, e.path), e.value));
+    const wrong = merge.expected.find((e) => !deepEqual(valueAt(after, e.path.slice(start.length)), e.value));
     if (wrong) {
       return refused('audit', `the merge would not have set ${formatKeyPath(wrong.path)} to the snippet's value, so nothing was changed`);
     }
   }
   const lineStarts = lineStartsOf(text);
-  const changes = merge.changes.map((c) => ({ ...c, line: lineOfPath(newRoot, lineStarts, c.path) }));
+  const changes = merge.changes.map((c) => ({ ...c, line: lineOfPath(newRoot, lineStarts, c.path, changed) }));
   return { kind: 'merged', text, edits: [...merge.edits].sort((a, b) => a.offset - b.offset), changes, kept: merge.kept };
 }
 
