@@ -199,3 +199,7 @@ export async function printSnippetBench(): Promise<void> {
   clearTreeCache();
   await printAuditBench();
 }
+
+if (require.main === module) {
+  void printSnippetBench();
+}

@@ -74,7 +74,9 @@ function isSubsequence(part: readonly string[], whole: readonly string[]): boole
 
 /** Why the block reads as a sketch rather than the code to write, or undefined. */
 export function sketchReason(file: FileView, snippet: SnippetView): string | undefined {
-  const fileTexts = new Set(file.lines.map((l) => l.trim()));
+  // The file's lines, trimmed, made only for a block line with a note (a set of 10,000 lines per code block otherwise).
+  let madeTexts: Set<string> | undefined;
+  const fileTexts = (): Set<string> => (madeTexts ??= new Set(file.lines.map((l) => l.trim())));
   const first = snippet.lines.findIndex((l) => l.trim() !== '');
   // A file with such lines of its own (YAML keys, Markdown) has no prose to tell apart.
   const prose = first >= 0 && !snippet.placeholders[first] && isProse(snippet.lines[first]) && !file.lines.some(isProse);
@@ -82,8 +84,8 @@ export function sketchReason(file: FileView, snippet: SnippetView): string | und
     return `line ${first + 1} of the code block (${JSON.stringify(snippet.lines[first].trim())}) is prose, not code: it reads as an explanation of the code, so the block looks like a sketch; re-send only the code, as the file should read`;
   }
   for (let i = 0; i < snippet.lines.length; i++) {
-    const note = snippet.placeholders[i] || fileTexts.has(snippet.lines[i].trim()) ? undefined : trailingNote(snippet.lines[i]);
-    if (note && fileTexts.has(note.code) && NOTE_WORDS.test(note.note)) {
+    const note = snippet.placeholders[i] ? undefined : trailingNote(snippet.lines[i]);
+    if (note && NOTE_WORDS.test(note.note) && !fileTexts().has(snippet.lines[i].trim()) && fileTexts().has(note.code)) {
       return `line ${i + 1} of the code block is a line of the file with a note added (${JSON.stringify(note.note)}), which reads as a remark to the reader, not code; re-send the block without notes on the lines it does not change (or say the change in words)`;
     }
   }

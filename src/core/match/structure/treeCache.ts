@@ -68,6 +68,13 @@ function pointAt(text: string, index: number, from: TreeSitter.Point, fromIndex:
   return { row, column: index - lineStart };
 }
 
+/** A tree reparsed from an older one: what its reader kept from that one, the edit, and the ranges whose syntax changed (Tree.getChangedRanges). */
+export interface Reparsed<M> {
+  memo: M;
+  edit: TreeSitter.Edit;
+  changed: readonly TreeSitter.Range[];
+}
+
 interface CachedTree {
   grammar: string;
   text: string;
@@ -109,16 +116,15 @@ const copyOf = (outline: Outline): Outline => ({ ...outline, decls: copyDecls(ou
 /**
  * The outline of `text` under `key`, read by `read` from a tree that `parse` makes: from scratch, or from
  * a copy of the key's last tree edited to this text (that tree stays, as the key's older version). A text
- * the key holds under the same grammar reuses its outline. `read` gets what it kept from the last tree (its
- * memo) when the tree is that tree reparsed; that tree is alive while `read` runs (its nodes' ids are not
- * yet another's).
+ * the key holds under the same grammar reuses its outline. When the tree is the last tree reparsed, `read`
+ * gets what it kept from reading that tree (its memo), the edit, and the ranges whose syntax changed.
  */
 export function cachedOutline<M>(
   key: string,
   grammar: string,
   text: string,
   parse: (text: string, oldTree?: TreeSitter.Tree) => TreeSitter.Tree,
-  read: (tree: TreeSitter.Tree, previous: M | undefined) => { outline: Outline; memo: M },
+  read: (tree: TreeSitter.Tree, previous: Reparsed<M> | undefined) => { outline: Outline; memo: M },
 ): Outline {
   const versions = cache.get(key) ?? [];
   cache.delete(key);
@@ -136,13 +142,15 @@ export function cachedOutline<M>(
     // A tree with errors is not reused: its text's next version most likely has them too (see below).
     const reusable = previous && previous.grammar === grammar && previous.outline.errors === 0;
     const edit = reusable ? editBetween(previous.text, text) : undefined;
-    let from: M | undefined;
+    let from: Reparsed<M> | undefined;
+    let changed: TreeSitter.Range[] = [];
     if (previous && edit) {
       // Edited as a copy (which shares the subtrees), so that the previous tree stays as it was.
       const edited = previous.tree.copy();
       try {
         edited.edit(edit);
         tree = parse(text, edited);
+        changed = edited.getChangedRanges(tree);
       } finally {
         edited.delete();
       }
@@ -155,7 +163,7 @@ export function cachedOutline<M>(
         tree = parse(text);
         treeCacheStats.reparsedWithErrors++;
       } else {
-        from = previous.memo as M;
+        from = { memo: previous.memo as M, edit, changed };
         treeCacheStats.reparsed++;
       }
     } else {

@@ -8,7 +8,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import { copyDecls, type Decl, groupOverloads, type Outline, outlineRange } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
 import { functionDeclarator, nameByRule } from './declNames';
-import { cachedOutline, editBetween } from './treeCache';
+import { cachedOutline, editBetween, type Reparsed } from './treeCache';
 
 /** Bytes of a file shipped with the product (the tree-sitter runtime .wasm, a grammar .wasm), by file name; undefined when not shipped. */
 export interface GrammarSource {
@@ -143,7 +143,8 @@ export function parseOutlineKept(grammar: GrammarSpec, text: string): KeptParse 
           tree.edit(edit);
         }
         fresh = parser.parse(next, edit ? tree : undefined) ?? undefined;
-        let previous = edit ? reads : undefined;
+        let previous: Reparsed<TopReads> | undefined =
+          tree && edit && fresh ? { memo: reads, edit, changed: tree.getChangedRanges(fresh) } : undefined;
         // As in treeCache.ts: a reparse that meets a syntax error may read it differently from a fresh parse.
         if (edit && fresh?.rootNode.hasError) {
           fresh.delete();
@@ -153,8 +154,6 @@ export function parseOutlineKept(grammar: GrammarSpec, text: string): KeptParse 
         if (!fresh) {
           throw new Error(`tree-sitter could not parse the text as ${grammar.id}`);
         }
-        // The kept tree is freed after the read: while it lives, a node id of the reparsed tree that was its
-        // node's is the same subtree (what it read is reused).
         return outlineOfTree(grammar, fresh, next, { previous });
       } finally {
         fresh?.delete();
@@ -166,10 +165,12 @@ export function parseOutlineKept(grammar: GrammarSpec, text: string): KeptParse 
 
 /**
  * What one top-level node added to an outline (its declaration, or those of a conditional or preprocessor
- * block), with where it stood: a reparsed tree that reuses the node (the same subtree, so the same id and
- * text) reuses it, moved to the node's new row, instead of reading the node again.
+ * block), with where it stood: the read of a tree reparsed from this one reuses it for a node with the same
+ * text and syntax there (outside the edit and the ranges whose syntax changed, at the same place once
+ * moved by the edit), moved to the node's new row, instead of reading the node again.
  */
 interface TopRead {
+  type: string;
   row: number;
   endRow: number;
   /** The node's first and last lines as they were (the reader also reads the text beside the node on them). */
@@ -184,17 +185,17 @@ interface Added {
   spread?: Decl[];
 }
 
-/** TopRead by node id. */
-type TopReads = Map<number, TopRead>;
+/** TopRead by the node's text range ("start:end", string indexes). */
+type TopReads = Map<string, TopRead>;
+
+/** The reads of the tree this one was reparsed from, with the edit and the changed ranges; and a map to record this read's into. */
+interface ReadMemo {
+  previous?: Reparsed<TopReads>;
+  next?: TopReads;
+}
 
 /** Top-level nodes read since the process started, and those whose read was reused from the tree reparsed (tests). */
 export const topReadStats = { read: 0, reused: 0 };
-
-/** The reads of an older tree (alive) to reuse, and a map to record this read's into. */
-interface ReadMemo {
-  previous?: TopReads;
-  next?: TopReads;
-}
 
 function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string, memo?: ReadMemo): Outline {
   const reader = new DeclReader(grammar, text.split('\n'), memo);
@@ -233,6 +234,27 @@ function firstErrorRow(node: SyntaxNode): number | undefined {
         return row;
       }
     }
+  }
+  return undefined;
+}
+
+/**
+ * Where a node of the reparsed tree at [start, end) stood in the older tree ("start:end"), when its text
+ * and syntax are that node's: it lies wholly before or after the edit (not touching it) and outside every
+ * range whose syntax changed (tree-sitter: outside those, every character has the same ancestors in both
+ * trees). Undefined otherwise.
+ */
+function placeBefore(previous: Reparsed<TopReads>, start: number, end: number): string | undefined {
+  const { edit, changed } = previous;
+  if (changed.some((r) => start <= r.endIndex && r.startIndex <= end)) {
+    return undefined;
+  }
+  if (end < edit.startIndex) {
+    return `${start}:${end}`;
+  }
+  if (start > edit.newEndIndex) {
+    const moved = edit.oldEndIndex - edit.newEndIndex;
+    return `${start + moved}:${end + moved}`;
   }
   return undefined;
 }
@@ -330,18 +352,33 @@ class DeclReader {
   private addedAtTop(child: SyntaxNode): Added {
     const row = child.startPosition.row;
     const endRow = child.endPosition.row;
-    const id = child.id;
-    const seen = this.memo.previous?.get(id);
-    if (seen && seen.endRow - seen.row === endRow - row && seen.firstLine === this.lines[row] && seen.lastLine === this.lines[endRow]) {
-      // Recorded as it was (its rows are those of its own row), for a next reparse that reuses the node again.
-      this.memo.next?.set(id, seen);
+    const start = child.startIndex;
+    const end = child.endIndex;
+    const old = this.memo.previous && placeBefore(this.memo.previous, start, end);
+    const seen = old === undefined ? undefined : this.memo.previous?.memo.get(old);
+    if (
+      seen &&
+      seen.type === child.type &&
+      seen.endRow - seen.row === endRow - row &&
+      seen.firstLine === this.lines[row] &&
+      seen.lastLine === this.lines[endRow]
+    ) {
+      // Recorded as it was (its rows are those of its own row), for a next reparse that keeps the node again.
+      this.memo.next?.set(`${start}:${end}`, seen);
       topReadStats.reused++;
       return copyAdded(seen.added, row - seen.row);
     }
     topReadStats.read++;
     const added = this.added(child, false);
     // Recorded as a copy: the caller moves the lead of what it returns, and the outline's user may change it.
-    this.memo.next?.set(id, { row, endRow, firstLine: this.lines[row], lastLine: this.lines[endRow], added: copyAdded(added, 0) });
+    this.memo.next?.set(`${start}:${end}`, {
+      type: child.type,
+      row,
+      endRow,
+      firstLine: this.lines[row],
+      lastLine: this.lines[endRow],
+      added: copyAdded(added, 0),
+    });
     return added;
   }
 
