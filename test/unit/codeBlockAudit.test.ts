@@ -164,6 +164,19 @@ describe('audit rules, one by one', () => {
     assert.ok(!isConfigFile('typescript', 'a.ts'));
   });
 
+  test('no-second-declaration: a block that itself declares a name twice in one scope asks for it', async () => {
+    // The long code-block property (seed 1, case 40907) copied a line into a function: the block and the
+    // real edit both hold the inner function twice, and the audit refused the exact edit.
+    const file = 'function kept(a) {\n  function names(x) {\n    return x;\n  }\n  return names(a);\n}\n';
+    const block =
+      'function kept(a) {\n  function names(x) {\n    return x;\n  }\n  function names(x) {\n    return x;\n  }\n  return names(a);\n}';
+    assert.equal(noSecondDeclaration(await inputOf(file, block, `${block}\n`, 'javascript')), undefined);
+    // Shown once but written twice is still refused.
+    const once = 'function kept(a) {\n  function names(x) {\n    return x + 1;\n  }\n  return names(a);\n}';
+    const twice = `${block.replace('return x;\n  }\n  return', 'return x + 1;\n  }\n  return')}\n`;
+    assert.equal(noSecondDeclaration(await inputOf(file, once, twice, 'javascript'))?.rule, 'no-second-declaration');
+  });
+
   test('no-second-declaration: names the plan wrote count too, when the block does not read whole', async () => {
     const file = 'function a() {}\n\nconst styles = { box: 1 };\n';
     // The block as read lists no declaration (as a Flow block read by the JavaScript grammar may not).

@@ -103,6 +103,11 @@ export function quoteStyler(
   aligned: QuotePairs,
   fileText: string,
 ): ((line: string, editable?: (index: number) => boolean) => string) | undefined {
+  // SEARCH wrote every quote as the file does (a code block's SEARCH is the file's own lines): nothing to
+  // learn, so the model's quotes stay as written (`«non»` inside a straight string is not restyled `„non“`).
+  if (aligned.every(([s, d]) => s === d)) {
+    return undefined;
+  }
   // Classes of SEARCH characters: the straight ones by character, curly ones by family.
   const classOf = (ch: string) => (isStraight(ch) ? ch : `curly-${quoteFamily(ch)}`);
   const seen = new Map<string, string[]>();

@@ -720,13 +720,21 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
     written(input.resultOutline.decls);
   }
   const before = byScope(input.fileOutline.decls);
+  // A block that itself declares a name twice in one scope asks for that (its own scope path may be
+  // shorter than the file's: a method shown without its class).
+  const shownTimes = new Map<string, number>();
+  for (const [key, list] of byScope(input.blockOutline.decls)) {
+    const what = key.slice(key.indexOf('|'));
+    shownTimes.set(what, Math.max(shownTimes.get(what) ?? 0, list.length));
+  }
   for (const [key, list] of byScope(input.resultOutline.decls)) {
     if (list.length < 2) {
       continue;
     }
     const name = key.slice(key.lastIndexOf('|') + 1);
     const had = before.get(key) ?? [];
-    if (!names.has(name) || list.length <= had.length) {
+    const shown = shownTimes.get(key.slice(key.indexOf('|'))) ?? 0;
+    if (!names.has(name) || list.length <= Math.max(had.length, shown)) {
       continue;
     }
     // A new overload (parameters no other declaration of the name has) is no second declaration.
