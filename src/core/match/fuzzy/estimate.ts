@@ -162,7 +162,7 @@ function grownStore(codes: Uint16Array, needed: number): Uint16Array {
  * of the tier (its tables come from lineTables, codeStore and grownStore).
  */
 export function estimateWindows(
-  doc: LineSource,
+  { text, lineTexts, starts, ends }: LineSource,
   { nonBlank, leads, nonBlankChars }: MeasuredLines,
   n: number,
   { stride, sampleBits, sampleMask }: Sampling,
@@ -179,7 +179,6 @@ export function estimateWindows(
   const best = new Float32Array(M).fill(-1);
   let common = 0; // sum over bigrams of min(window count * stride, SEARCH count)
   let windowSize = 0;
-  const { text, starts, ends } = doc;
   let used = budget.used;
   for (let e = 0; e < M; e++) {
     if (used > prefilterCap) {
@@ -188,6 +187,7 @@ export function estimateWindows(
     }
     const ls = starts[nonBlank[e]];
     const length = ends[nonBlank[e]] - ls;
+    const line = lineTexts === undefined ? text : lineTexts[nonBlank[e]];
     const lead = leads[e];
     const hashed = e % stride === 0;
     const from = lineOffset[e];
@@ -199,7 +199,7 @@ export function estimateWindows(
       }
       let prev = LINE_START;
       for (let i = ls + lead, end = ls + length; i < end; i++) {
-        const c = text.charCodeAt(i);
+        const c = line.charCodeAt(i);
         if (c <= 32) {
           if (c === 32 || (c >= 9 && c <= 13)) {
             continue;

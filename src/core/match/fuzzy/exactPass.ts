@@ -85,10 +85,10 @@ export function scanExactLines(
   const matcher = new KeyMatcher(exact);
   const nonBlank = lines.nonBlank;
   const leads = lines.leads;
-  const { text, starts, ends } = doc;
+  const { text, lineTexts, starts, ends } = doc;
   for (let j = 0; j < nonBlank.length; j++) {
     const li = nonBlank[j];
-    matcher.visit(text, starts[li] + leads[j], ends[li], j);
+    matcher.visit(lineTexts === undefined ? text : lineTexts[li], starts[li] + leads[j], ends[li], j);
   }
   return exact;
 }

@@ -41,7 +41,7 @@ export const DOCUMENT_PASS_SHARE = 0.85;
  */
 export function measureLines(doc: LineSource, budget: Budget, forms?: TrimmedForms): MeasuredLines {
   const cap = budget.cap * DOCUMENT_PASS_SHARE;
-  const { text, starts, ends } = doc;
+  const { text, lineTexts, starts, ends } = doc;
   const nonBlank = new Int32Array(starts.length);
   const leads = new Int32Array(starts.length);
   const matches = forms && { lines: [] as number[], keys: [] as number[] };
@@ -55,7 +55,8 @@ export function measureLines(doc: LineSource, budget: Budget, forms?: TrimmedFor
     }
     const ls = starts[li];
     const le = ends[li];
-    const lead = leadingSpace(text, ls, le) - ls;
+    const t = lineTexts === undefined ? text : lineTexts[li];
+    const lead = leadingSpace(t, ls, le) - ls;
     const length = le - ls;
     if (lead === length) {
       used += length + 8;
@@ -63,7 +64,7 @@ export function measureLines(doc: LineSource, budget: Budget, forms?: TrimmedFor
     }
     used += lead + 8;
     if (matches) {
-      const k = trimmedFormOf(text, ls + lead, le, forms);
+      const k = trimmedFormOf(t, ls + lead, le, forms);
       if (k !== undefined) {
         matches.lines.push(count);
         matches.keys.push(k);

@@ -26,7 +26,7 @@ export function findTwinsOf(
  * lines. Counted as work; a pass the budget cannot afford is cut short (and the result marked truncated).
  */
 function findTwins(doc: LineSource, nonBlank: Int32Array, w: FuzzyWindow, budget: Budget, exact?: ExactLines): FuzzyWindow[] {
-  const { text, ends } = doc;
+  const { ends } = doc;
   const lineStarts = doc.starts;
   const len = w.end - w.start;
   const want: string[] = [];
@@ -41,7 +41,7 @@ function findTwins(doc: LineSource, nonBlank: Int32Array, w: FuzzyWindow, budget
   // Whether the lines from j on are the window's lines (trimmed), counting each line compared as work.
   const twinAt = (j: number): boolean => {
     let k = 0;
-    while (k < len && trimmedEquals(text, lineStarts[nonBlank[j + k]], ends[nonBlank[j + k]], want[k])) {
+    while (k < len && trimmedEquals(doc.textOf(nonBlank[j + k]), lineStarts[nonBlank[j + k]], ends[nonBlank[j + k]], want[k])) {
       k++;
     }
     budget.used += k;
@@ -72,7 +72,7 @@ function findTwins(doc: LineSource, nonBlank: Int32Array, w: FuzzyWindow, budget
       budget.truncated = true;
       break;
     }
-    const last = text.charCodeAt(ends[nonBlank[j]] - 1);
+    const last = doc.textOf(nonBlank[j]).charCodeAt(ends[nonBlank[j]] - 1);
     if (last !== wantLast && ((last > 32 && last < 0xa0) || !isTrimmed(last))) {
       continue;
     }
