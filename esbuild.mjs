@@ -210,6 +210,14 @@ const cliLoader = {
     build.onEnd(async (result) => {
       if (result.errors.length > 0) return;
       const bundle = fs.readFileSync(`${outdir}/cli-main.js`);
+      // The shipped bundle is kept ASCII (esbuild escapes strings; write a non-ASCII character in a regular
+      // expression as \uXXXX): the loader then reads it without UTF-8 decoding (src/node/codeCache.ts). A
+      // development build keeps the comments, and is read as UTF-8.
+      const nonAscii = production ? bundle.findIndex((byte) => byte >= 0x80) : -1;
+      if (nonAscii >= 0) {
+        const at = bundle.subarray(Math.max(0, nonAscii - 40), nonAscii + 40).toString('utf8');
+        throw new Error(`${outdir}/cli-main.js has a non-ASCII character near: ${at}`);
+      }
       const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
       const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
       await esbuild.build({

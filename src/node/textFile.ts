@@ -2,7 +2,7 @@
 // is replaced atomically (fsynced temp file in the same folder, renamed over it), so readers and crashes
 // see the old or the new file, never a mix. A file with several hard links is rewritten in place so every
 // name sees the edit; an fsynced backup copy of the old content exists while that happens.
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 // `import x = require()`, not `import * as x`: the bundle would copy every export of a namespace import
 // into a new object at start (esbuild's __toESM), a cost on every cold CLI run.
 import fs = require('node:fs');
@@ -67,7 +67,9 @@ export function decodeText(bytes: Buffer, name: string): { text: string; bom: bo
     );
   }
   const bom = bytes.subarray(0, 3).equals(UTF8_BOM);
-  return { text: bytes.toString('utf8', bom ? 3 : 0), bom };
+  // ASCII (most source files) read as Latin-1 is the same text, without UTF-8 decoding: a third of the
+  // time on a 10,000-line file in a cold process.
+  return { text: bytes.toString(!bom && isAscii(bytes) ? 'latin1' : 'utf8', bom ? 3 : 0), bom };
 }
 
 /** An input named on the command line could not be read: stdin is a terminal (nothing piped), or the read failed. */

@@ -26,6 +26,19 @@ describe('decodeText', () => {
     assert.deepEqual(decodeText(Buffer.alloc(0), 'f'), { text: '', bom: false });
   });
 
+  test('real files, ASCII (read as Latin-1) or not, read as the UTF-8 decoder reads them', () => {
+    const files = ['typescript/lib/typescript.js', 'typescript/lib/zh-cn/diagnosticMessages.generated.json'];
+    for (const name of files) {
+      const bytes = fs.readFileSync(require.resolve(name));
+      // Slices end at a line end: never inside a character.
+      const head = (size: number) => bytes.subarray(0, bytes.lastIndexOf(10, size) + 1);
+      for (const slice of [bytes, head(100_000), Buffer.concat([Buffer.from('\uFEFF'), head(5_000)])]) {
+        const bom = slice[0] === 0xef;
+        assert.deepEqual(decodeText(slice, 'f'), { text: slice.toString('utf8', bom ? 3 : 0), bom });
+      }
+    }
+  });
+
   test('NUL bytes are refused with the offset and line', () => {
     const error = problemOf(() => decodeText(Buffer.from('a\nb\n\u0000c'), 'x.bin'));
     assert.equal(error.problem, 'not-text');

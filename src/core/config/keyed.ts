@@ -268,7 +268,7 @@ export function mergeValues(
 }
 
 /** A placeholder line of a configuration snippet: a comment saying keys are left out, or a bare ellipsis. */
-export const isConfigPlaceholder = (line: string): boolean => isPlaceholderLine(line) || /^\s*(?:\.\.\.|…)\s*$/.test(line);
+export const isConfigPlaceholder = (line: string): boolean => isPlaceholderLine(line) || /^\s*(?:\.\.\.|\u2026)\s*$/.test(line);
 
 /**
  * The `#` comment lines right above the line at `lineStart` of a snippet (no blank line between), each

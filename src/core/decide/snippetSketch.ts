@@ -16,7 +16,7 @@ const CODE_WORDS =
  */
 function isProse(line: string): boolean {
   const text = line.trim();
-  if (!/^[\p{L}][\p{L}\p{N}\s.,'’`()/-]*:$/u.test(text) || CODE_WORDS.test(text)) {
+  if (!/^[\p{L}][\p{L}\p{N}\s.,'\u2019`()/-]*:$/u.test(text) || CODE_WORDS.test(text)) {
     return false;
   }
   return text.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length >= 3;
@@ -35,7 +35,7 @@ function trailingNote(line: string): { code: string; note: string } | undefined 
 
 /** What a note to the reader says (not what the code does): "needed", "added", "<- changed", "NEW". */
 const NOTE_WORDS =
-  /\b(needed|necessary|required|added|add this|new|changed|change|updated|update|modified|fix|fixed|here|this line|remove|removed|keep|kept|important|note|moved)\b|<-|←|!\s*$/i;
+  /\b(needed|necessary|required|added|add this|new|changed|change|updated|update|modified|fix|fixed|here|this line|remove|removed|keep|kept|important|note|moved)\b|<-|\u2190|!\s*$/i;
 
 /** A comment above a declaration the block shows shorter than the file's, its lines all the file's, none marking the gap. */
 function shortenedComment(file: FileView, snippet: SnippetView): { decl: Decl; shown: number; file: number } | undefined {

@@ -217,10 +217,10 @@ export const PLACEHOLDER_PHRASES: readonly RegExp[] = [
   // "rest of" names code ("rest of the function"), or the comment has an ellipsis ("... rest of it ...");
   // "# handle the rest of the items" is a comment about what the code does.
   new RegExp(`\\brest of (the |this |that |my |your |its |his )?(${WHOLE_NOUNS})\\b`, 'i'),
-  /(\.{3}|…).*\brest of\b|\brest of\b.*(\.{3}|…)/i,
+  /(\.{3}|\u2026).*\brest of\b|\brest of\b.*(\.{3}|\u2026)/i,
   // "the rest" alone ("// and the rest") or with an ellipsis; not "process the rest of the queue".
   /^(and |plus )?the rest\s*\.?$/i,
-  /(\.{3}|…).*\bthe rest\b|\bthe rest\b.*(\.{3}|…)/i,
+  /(\.{3}|\u2026).*\bthe rest\b|\bthe rest\b.*(\.{3}|\u2026)/i,
   /\bunchanged\b/i,
   /\bnot changed\b/i,
   /\bno changes?\b/i,
@@ -243,10 +243,10 @@ const MAX_PHRASE_WORDS = 12;
 const MAX_FRAMED_WORDS = 6;
 
 /** The first character of every placeholder line: a comment opener's (see COMMENT_SYNTAXES) or an ellipsis's. */
-const PLACEHOLDER_START = /^[{<\/#;%'.…-]/;
-const ELLIPSIS = /\.{3,}|…/g;
-const ONLY_ELLIPSIS = /^(\.{3,}|…)$/;
-const FRAMED = /^(\.{3,}|…)[\s\S]*(\.{3,}|…)$/;
+const PLACEHOLDER_START = /^[{<\/#;%'.\u2026-]/;
+const ELLIPSIS = /\.{3,}|\u2026/g;
+const ONLY_ELLIPSIS = /^(\.{3,}|\u2026)$/;
+const FRAMED = /^(\.{3,}|\u2026)[\s\S]*(\.{3,}|\u2026)$/;
 
 /** The placeholder `line` is, or undefined: a comment whose words say code is left out, or only `...`/`…`. */
 export function recognisePlaceholder(line: string, context?: PlaceholderContext): Placeholder | undefined {
@@ -328,8 +328,8 @@ function saysCodeIsLeftOut(body: string): boolean {
   if (plain === '') {
     return false;
   }
-  if (ONLY_ELLIPSIS.test(plain) || plain.replace(ELLIPSIS, '').replace(/[\s.…,;:!-]/g, '') === '') {
-    return /\.{3,}|…/.test(plain);
+  if (ONLY_ELLIPSIS.test(plain) || plain.replace(ELLIPSIS, '').replace(/[\s.\u2026,;:!-]/g, '') === '') {
+    return /\.{3,}|\u2026/.test(plain);
   }
   const words = plain
     .replace(ELLIPSIS, ' ')
@@ -343,7 +343,7 @@ function saysCodeIsLeftOut(body: string): boolean {
   }
   // With an ellipsis the comment marks a gap; without one it is a placeholder only when it says nothing
   // else: "# rest unchanged", not "# entries that are unchanged since the last poll are skipped".
-  return /\.{3,}|…/.test(plain) || !isSentence(plain);
+  return /\.{3,}|\u2026/.test(plain) || !isSentence(plain);
 }
 
 /** Words a placeholder comment is made of, besides the nouns for code (CODE_NOUNS, WHOLE_NOUNS). */
