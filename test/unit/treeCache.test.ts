@@ -14,6 +14,8 @@ import { cachedTreeKeys, clearTreeCache, editBetween, TREE_CACHE_LIMITS, treeCac
 import { type Random, seededRandom } from '../shared/seededRandom';
 import { testGrammars } from '../shared/grammars';
 import { callTool } from '../../src/node/mcpTools';
+import { applySnippet } from '../../src/core';
+import { applySnippetWith, type PlanFault } from '../../src/core/batch/snippet';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const read = (...parts: string[]): string => fs.readFileSync(path.join(ROOT, ...parts), 'utf8');
@@ -214,6 +216,76 @@ describe('outlines from kept trees', () => {
     assert.deepEqual(parseOutline(GRAMMARS.typescript, third, 'test:versions'), parseOutline(GRAMMARS.typescript, third));
     assert.deepEqual(parseOutline(GRAMMARS.typescript, text, 'test:versions'), parseOutline(GRAMMARS.typescript, text));
     assert.deepEqual([treeCacheStats.reparsed - before.reparsed, treeCacheStats.reused - before.reused], [3, 2]);
+  });
+
+  test('a text given as the edits of another is found kept piece by piece; a read-only outline is the kept one, frozen', () => {
+    const text = read('src', 'core', 'match', 'structure', 'outline.ts');
+    const at = text.indexOf('export function groupOverloads');
+    const edited = (newText: string) => ({
+      text: text.slice(0, at) + newText + text.slice(at),
+      editOf: { base: text, edits: [{ start: at, end: at, newText }] },
+    });
+    const result = edited('// a line the code block added\n');
+    const before = { ...treeCacheStats };
+    parseOutline(GRAMMARS.typescript, text, 'test:edited');
+    const first = parseOutline(GRAMMARS.typescript, result.text, 'test:edited', { editOf: result.editOf, readOnly: true });
+    assert.deepEqual(first, parseOutline(GRAMMARS.typescript, result.text));
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.decls) && Object.isFrozen(first.decls[0]));
+    assert.throws(() => {
+      first.decls[0].name = 'changed by the caller';
+    }, TypeError);
+    const again = parseOutline(GRAMMARS.typescript, result.text, 'test:edited', { editOf: result.editOf, readOnly: true });
+    assert.equal(again, first, 'the kept outline itself');
+    // A reader that may change its outline gets a copy of the kept one, as before.
+    const copy = parseOutline(GRAMMARS.typescript, result.text, 'test:edited');
+    assert.ok(!Object.isFrozen(copy.decls[0]));
+    assert.deepEqual(copy, first);
+    // Edits that make another text of the same length are no match: that text is reparsed.
+    const same = edited('// a line the code block ADDED\n');
+    assert.equal(same.text.length, result.text.length);
+    assert.deepEqual(
+      parseOutline(GRAMMARS.typescript, same.text, 'test:edited', { editOf: same.editOf, readOnly: true }),
+      parseOutline(GRAMMARS.typescript, same.text),
+    );
+    assert.deepEqual(
+      [treeCacheStats.parsed - before.parsed, treeCacheStats.reparsed - before.reparsed, treeCacheStats.reused - before.reused],
+      [1, 2, 2],
+    );
+  });
+
+  test('a code block applied under a documentKey, twice (Preview, then Apply), gives what it gives without one; the second audit finds the result kept', async () => {
+    const text = read('src', 'core', 'match', 'structure', 'outline.ts');
+    const lines = text.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('export function groupOverloads'));
+    const end = lines.findIndex((l, i) => i > start && l === '}');
+    const code = [...lines.slice(start, end), '  // changed by the test', '}'].join('\n');
+    for (const doc of [text, text.replace(/\n/g, '\r\n')]) {
+      const options = { grammars: testGrammars, fileName: 'outline.ts' };
+      const unkeyed = await applySnippet(doc, { code, languageId: 'typescript' }, options);
+      assert.equal(unkeyed.status, 'applied', unkeyed.message);
+      const key = `test:apply:${doc.length}`;
+      const preview = await applySnippet(doc, { code, languageId: 'typescript' }, { ...options, documentKey: key });
+      const before = { ...treeCacheStats };
+      const applied = await applySnippet(doc, { code, languageId: 'typescript' }, { ...options, documentKey: key });
+      for (const keyed of [preview, applied]) {
+        assert.deepEqual(
+          [keyed.status, keyed.content, keyed.edits, keyed.message],
+          [unkeyed.status, unkeyed.content, unkeyed.edits, unkeyed.message],
+        );
+      }
+      assert.deepEqual(
+        [treeCacheStats.parsed - before.parsed, treeCacheStats.reparsed - before.reparsed, treeCacheStats.reused - before.reused],
+        [0, 0, 2],
+      );
+      // A plan broken on purpose is refused alike.
+      const fault = (plan: Parameters<PlanFault>[0]): void => {
+        plan.edits.unshift({ start: 1, end: 3, lines: [], part: 0 });
+      };
+      const refusedUnkeyed = await applySnippetWith(doc, { code, languageId: 'typescript' }, options, fault);
+      const refusedKeyed = await applySnippetWith(doc, { code, languageId: 'typescript' }, { ...options, documentKey: key }, fault);
+      assert.equal(refusedUnkeyed.status, 'invalid');
+      assert.deepEqual([refusedKeyed.status, refusedKeyed.message], [refusedUnkeyed.status, refusedUnkeyed.message]);
+    }
   });
 
   test('a key read with another grammar is parsed from scratch', () => {

@@ -7,7 +7,7 @@
 // A part the plan cannot place is refused with the same outcome kinds (ambiguous with every place, not
 // found with the closest text).
 
-import type { ApplyOptions, ApplyResult, BlockOutcome, Candidate, LineRange, SearchReplaceBlock } from '../types';
+import type { ApplyOptions, ApplyResult, BlockOutcome, Candidate, LineRange, SearchReplaceBlock, TextEdit } from '../types';
 import { isPlaceholderLine } from '../formats/placeholders';
 import { type Decl, type Outline, outlineText, walkDecls } from '../match/structure/outline';
 import { grammarFor, type GrammarSpec } from '../match/structure/languages';
@@ -158,8 +158,8 @@ function snippetOutlineReaderIsPython(snippet: SnippetInput, options: SnippetOpt
 
 interface Readers {
   read: (text: string, lines: readonly string[]) => Outline;
-  /** The planned result, read by the same reader (a grammar reparses the file's tree incrementally). */
-  readResult: (text: string, lines: readonly string[]) => Outline;
+  /** The planned result, read by the same reader (a grammar reparses the file's tree incrementally); only read, never changed. */
+  readResult: (result: ResultText) => Outline;
   readSnippet: (lines: readonly string[], placeholders: readonly boolean[]) => Outline;
   /** Frees a tree kept for readResult. */
   release: () => void;
@@ -176,7 +176,7 @@ export const GRAMMAR_TEXT_LIMIT = 2_000_000;
 async function readersFor(snippet: SnippetInput, options: SnippetOptions, documentLength: number): Promise<Readers> {
   const outline: Readers = {
     read: (_text, lines) => outlineText(lines),
-    readResult: (_text, lines) => outlineText(lines),
+    readResult: (result) => outlineText(result.lines),
     readSnippet: (lines) => outlineText(lines),
     release: () => undefined,
   };
@@ -203,7 +203,7 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
     // The result's tree is the file's kept tree reparsed; it stays kept for the next apply to this document.
     return {
       read: (text) => parseOutline(grammar, text, key),
-      readResult: (text) => parseOutline(grammar, text, key),
+      readResult: (result) => parseOutline(grammar, result.text, key, { editOf: result.editOf, readOnly: true }),
       readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
       release: () => undefined,
     };
@@ -215,7 +215,7 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
       kept = parseOutlineKept(grammar, text);
       return kept.outline;
     },
-    readResult: (text) => {
+    readResult: ({ text }) => {
       if (!kept) {
         return parseOutline(grammar, text);
       }
@@ -359,16 +359,15 @@ async function applyRead(
   const result = await applyBlocksAsync(documentText, made.blocks, options);
   if (audit && result.status === 'applied' && result.content !== undefined) {
     // Nothing is written unless the independent audit passes the result (decide/audit/codeBlockAudit.ts).
-    const resultText = result.content.replace(/\r\n/g, '\n');
-    const resultLines = splitLines(resultText);
+    const resultText = resultTextOf(documentText, text, fileLines, result.content, result.edits);
     const failure = auditCodeBlock({
       fileLines,
       blockLines: snippetLines,
       placeholders,
-      resultLines,
+      resultLines: resultText.lines,
       fileOutline,
       blockOutline: snippetOutline,
-      resultOutline: readers.readResult(resultText, resultLines),
+      resultOutline: readers.readResult(resultText),
       wholeFile: plan.wholeFile,
       config,
     });
@@ -390,6 +389,81 @@ async function applyRead(
     ...(kept.length > 0 ? { kept: listDecls(kept) } : {}),
   });
   return { ...result, snippet: report };
+}
+
+/** The planned result as the audit reads it: its text (line breaks as \n), its lines, and how the text came from the file's when known. */
+interface ResultText {
+  text: string;
+  lines: string[];
+  editOf?: { base: string; edits: readonly TextEdit[] };
+}
+
+/**
+ * The engine's result for the audit. For a file without carriage returns and edits without them (the
+ * usual case) its lines are the file's own line strings around the edited stretches, split again: the
+ * result's text is never read whole, and an unchanged line is the file's very string. The engine's
+ * content is a concatenation of the file's text and the edits; reading it whole copies it (a new flat
+ * string of 400 KB costs V8 over a millisecond), and splitting it makes a new string of every line.
+ * Otherwise (or when the edits do not make a text of the content's length) the content is split.
+ */
+function resultTextOf(
+  documentText: string,
+  text: string,
+  fileLines: readonly string[],
+  content: string,
+  edits: readonly TextEdit[],
+): ResultText {
+  const split = (): ResultText => {
+    const resultText = content.replace(/\r\n/g, '\n');
+    return { text: resultText, lines: splitLines(resultText) };
+  };
+  if (text !== documentText || text.includes('\r') || edits.some((e) => e.newText.includes('\r'))) {
+    return split();
+  }
+  // The result's lines in runs: the file's untouched lines as slices of its own array, each edited
+  // stretch split again.
+  const runs: string[][] = [];
+  let line = 0;
+  let lineStart = 0;
+  let length = text.length;
+  let i = 0;
+  const lineEnd = (): number => lineStart + fileLines[line].length;
+  while (i < edits.length) {
+    if (line >= fileLines.length) {
+      return split();
+    }
+    // The untouched lines before the first edit of this stretch, then the stretch: from the start of the
+    // line holding that edit to the end of the line holding the last edit that starts on the lines it spans.
+    const untouched = line;
+    while (line < fileLines.length - 1 && lineEnd() < edits[i].start) {
+      lineStart = lineEnd() + 1;
+      line++;
+    }
+    runs.push(fileLines.slice(untouched, line));
+    let stretch = '';
+    let copied = lineStart;
+    do {
+      const edit = edits[i];
+      if (edit.start < copied || edit.end < edit.start || edit.end > text.length) {
+        return split();
+      }
+      stretch += text.slice(copied, edit.start) + edit.newText;
+      copied = edit.end;
+      length += edit.newText.length - (edit.end - edit.start);
+      while (line < fileLines.length - 1 && lineEnd() < edit.end) {
+        lineStart = lineEnd() + 1;
+        line++;
+      }
+      i++;
+    } while (i < edits.length && edits[i].start <= lineEnd());
+    runs.push(splitLines(stretch + text.slice(copied, lineEnd())));
+    lineStart = lineEnd() + 1;
+    line++;
+  }
+  runs.push(fileLines.slice(line));
+  const lines = ([] as string[]).concat(...runs);
+  // The edits are the engine's account of the content: a content of another length is read as it is.
+  return length === content.length ? { text: content, lines, editOf: { base: text, edits } } : split();
 }
 
 /** Each part in the report and as a note of the engine block that carried it; a rewrite's removals as a note. */

@@ -6,7 +6,8 @@
 // recently used first out, and each tree dropped is deleted (it lives in the WASM heap, not the JS one).
 
 import type * as TreeSitter from 'web-tree-sitter';
-import { copyDecls, type Outline } from './outline';
+import type { TextEdit } from '../../types';
+import { copyDecls, type Decl, type Outline } from './outline';
 
 /** Where two texts differ, as Tree.edit takes it: indexes and columns in UTF-16 code units (web-tree-sitter's for JS strings). */
 export function editBetween(oldText: string, newText: string): TreeSitter.Edit | undefined {
@@ -113,6 +114,66 @@ export const treeCacheStats = { reused: 0, reparsed: 0, reparsedWithErrors: 0, p
  */
 const copyOf = (outline: Outline): Outline => ({ ...outline, decls: copyDecls(outline.decls) });
 
+/** How a keyed read is asked for, beyond its text. */
+export interface KeyedRead {
+  /**
+   * The text as an older text and the edits that make it (sorted, apart, in the older text's offsets). A
+   * version the key holds is compared with it piece by piece: a text made by concatenation (the engine's
+   * result) is then not copied whole to be compared (a new flat string of 400 KB costs V8 over a
+   * millisecond: it is allocated in the large-object space), only when it must be parsed.
+   */
+  editOf?: { base: string; edits: readonly TextEdit[] };
+  /** The caller only reads the outline: the kept one is returned as it is (frozen), not a copy. */
+  readOnly?: boolean;
+}
+
+/** Whether a kept version's text is `text`, made from `editOf.base` by `editOf.edits` when those are given. */
+function sameText(kept: string, text: string, editOf: KeyedRead['editOf']): boolean {
+  if (kept.length !== text.length) {
+    return false;
+  }
+  if (!editOf) {
+    return kept === text;
+  }
+  // Slices of flat strings are compared in place (the engine's memcmp); `text` itself is never read.
+  const { base, edits } = editOf;
+  let from = 0;
+  let shift = 0;
+  for (const edit of edits) {
+    const at = edit.start + shift;
+    if (kept.slice(from + shift, at) !== base.slice(from, edit.start) || kept.slice(at, at + edit.newText.length) !== edit.newText) {
+      return false;
+    }
+    shift += edit.newText.length - (edit.end - edit.start);
+    from = edit.end;
+  }
+  return kept.slice(from + shift) === base.slice(from);
+}
+
+/** Freezes an outline kept for read-only callers, so that a change to it fails where it is made. */
+function freezeOutline(outline: Outline): void {
+  const freezeDecls = (decls: readonly Decl[]): void => {
+    if (Object.isFrozen(decls)) {
+      return;
+    }
+    for (const decl of decls) {
+      freezeDecls(decl.children);
+      if (decl.overloads) {
+        freezeDecls(decl.overloads.signatures);
+        freezeDecls([decl.overloads.implementation]);
+        Object.freeze(decl.overloads);
+      }
+      if (decl.interior) {
+        Object.freeze(decl.interior);
+      }
+      Object.freeze(decl);
+    }
+    Object.freeze(decls);
+  };
+  freezeDecls(outline.decls);
+  Object.freeze(outline);
+}
+
 /**
  * The outline of `text` under `key`, read by `read` from a tree that `parse` makes: from scratch, or from
  * a copy of the key's last tree edited to this text (that tree stays, as the key's older version). A text
@@ -125,15 +186,16 @@ export function cachedOutline<M>(
   text: string,
   parse: (text: string, oldTree?: TreeSitter.Tree) => TreeSitter.Tree,
   read: (tree: TreeSitter.Tree, previous: Reparsed<M> | undefined) => { outline: Outline; memo: M },
+  how: KeyedRead = {},
 ): Outline {
   const versions = cache.get(key) ?? [];
   cache.delete(key);
-  const same = versions.findIndex((v) => v.grammar === grammar && v.text === text);
+  const same = versions.findIndex((v) => v.grammar === grammar && sameText(v.text, text, how.editOf));
   if (same >= 0) {
     const [found] = versions.splice(same, 1);
     cache.set(key, [found, ...versions]);
     treeCacheStats.reused++;
-    return copyOf(found.outline);
+    return how.readOnly ? found.outline : copyOf(found.outline);
   }
   const previous = versions[0];
   let tree: TreeSitter.Tree | undefined;
@@ -183,7 +245,8 @@ export function cachedOutline<M>(
   }
   cache.set(key, kept);
   evictBeyondLimits();
-  return copyOf(made.outline);
+  freezeOutline(made.outline);
+  return how.readOnly ? made.outline : copyOf(made.outline);
 }
 
 function evictBeyondLimits(): void {

@@ -8,7 +8,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 import { copyDecls, type Decl, groupOverloads, type Outline, outlineRange } from './outline';
 import { type DeclRule, type GrammarSpec, TREE_SITTER_RUNTIME } from './languages';
 import { functionDeclarator, nameByRule } from './declNames';
-import { cachedOutline, editBetween, type Reparsed } from './treeCache';
+import { cachedOutline, editBetween, type KeyedRead, type Reparsed } from './treeCache';
 
 /** Bytes of a file shipped with the product (the tree-sitter runtime .wasm, a grammar .wasm), by file name; undefined when not shipped. */
 export interface GrammarSource {
@@ -75,9 +75,10 @@ export function grammarReady(grammar: GrammarSpec): boolean {
 
 /**
  * The declarations of `text` as the grammar reads them; prepareGrammar must have finished. With a
- * `documentKey` the tree is kept (treeCache.ts): the next text under that key reparses only what changed.
+ * `documentKey` the tree is kept (treeCache.ts): the next text under that key reparses only what changed
+ * (`how`: the text as an edit of another, an outline only read).
  */
-export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: string): Outline {
+export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: string, how?: KeyedRead): Outline {
   const parser = parsers.get(grammar.id);
   if (!parser) {
     throw new Error(`the ${grammar.id} grammar is not loaded`);
@@ -90,10 +91,17 @@ export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: s
     return tree;
   };
   if (documentKey !== undefined) {
-    return cachedOutline<TopReads>(documentKey, grammar.id, text, parse, (tree, previous) => {
-      const reads: TopReads = new Map();
-      return { outline: outlineOfTree(grammar, tree, text, { previous, next: reads }), memo: reads };
-    });
+    return cachedOutline<TopReads>(
+      documentKey,
+      grammar.id,
+      text,
+      parse,
+      (tree, previous) => {
+        const reads: TopReads = new Map();
+        return { outline: outlineOfTree(grammar, tree, text, { previous, next: reads }), memo: reads };
+      },
+      how,
+    );
   }
   const tree = parse(text);
   try {
