@@ -1,13 +1,17 @@
 // The placeholder table: which lines stand for left-out code, in which languages, and which are code.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import {
   COMMENT_SYNTAXES,
+  hasLetterOrDigit,
   isPlaceholderLine,
   LANGUAGE_COMMENTS,
+  mayHoldPhrase,
   PLACEHOLDER_PHRASES,
   recognisePlaceholder,
 } from '../../src/core/formats/placeholders';
+import { seededRandom } from '../shared/seededRandom';
 import { isPlaceholderLine as fromIndex, recognisePlaceholder as recogniseFromIndex } from '../../src/core';
 
 describe('placeholder lines', () => {
@@ -160,5 +164,104 @@ describe('placeholder lines', () => {
       }
     }
     assert.ok(PLACEHOLDER_PHRASES.length > 10);
+  });
+});
+
+describe('the shortcuts a cold process takes past the phrase patterns', () => {
+  // Real comments: the single-line // and /* */ comments of two large files of node_modules.
+  const comments: string[] = [];
+  for (const name of ['typescript/lib/typescript.js', 'typescript/lib/_tsc.js']) {
+    const text = fs.readFileSync(require.resolve(name), 'utf8');
+    for (const m of text.matchAll(/\/\/(.*)$|\/\*(.*?)\*\//gm)) {
+      comments.push((m[1] ?? m[2]).trim());
+    }
+  }
+  // Phrases each pattern matches, at least one per pattern (checked below).
+  const phrases = [
+    'existing code',
+    'keep existing',
+    'preserves all existing',
+    'leave the existing',
+    'code that is existing',
+    'rest of the function',
+    '... rest of it',
+    'rest of this file …',
+    'the rest',
+    'and the rest.',
+    'the rest ...',
+    '… handle the rest',
+    'unchanged',
+    'not changed',
+    'no changes',
+    'no change here',
+    'remains the same',
+    'stays same',
+    'is the same',
+    'same as before',
+    'same as existing',
+    'previous implementation',
+    'original logic',
+    'old code',
+    'other methods',
+    'more tests',
+    'omitted',
+    'for brevity',
+    'snip',
+    'snipped',
+    'as is',
+    'as it was',
+    'left as was',
+    'etc',
+    'etc.',
+  ];
+
+  test('mayHoldPhrase holds for every text a phrase pattern matches: real comments, phrases, perturbed (seeded)', () => {
+    const random = seededRandom(28);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    // Letters that case folding or toLowerCase treat specially (dotted I, long s, Kelvin sign), accents, spaces.
+    const inserts = ['İ', 'ſ', '\u212A', 'é', 'ß', '…', ' ', '\t', '\u00A0', '.', '-', 'x', 'S', 'K'];
+    const perturbed = (text: string): string => {
+      let out = '';
+      for (const c of text) {
+        out += random() < 0.5 ? c.toUpperCase() : c;
+        if (random() < 0.05) {
+          out += pick(inserts);
+        }
+      }
+      return out;
+    };
+    const matchedBy = new Set<number>();
+    let matched = 0;
+    let gated = 0;
+    const texts = [...comments, ...phrases];
+    for (let k = 0; k < 20_000; k++) {
+      const base = random() < 0.5 ? pick(phrases) : pick(comments);
+      const around = random() < 0.5 ? `${pick(comments)} ${base}` : `${base} ${random() < 0.5 ? pick(comments) : ''}`;
+      texts.push(perturbed(random() < 0.5 ? base : around));
+    }
+    for (const text of texts) {
+      const hits = PLACEHOLDER_PHRASES.map((p, i) => (p.test(text) ? i : -1)).filter((i) => i >= 0);
+      if (hits.length > 0) {
+        matched++;
+        hits.forEach((i) => matchedBy.add(i));
+        assert.ok(mayHoldPhrase(text), `a phrase pattern matches ${JSON.stringify(text)}, mayHoldPhrase says no`);
+      } else if (!mayHoldPhrase(text)) {
+        gated++;
+      }
+    }
+    assert.equal(matchedBy.size, PLACEHOLDER_PHRASES.length, 'every pattern matched some text');
+    assert.ok(matched > 5_000, `${matched} texts matched a pattern`);
+    // What the shortcut is for: most real comments are answered without the patterns.
+    assert.ok(gated > comments.length / 2, `${gated} of ${texts.length} texts gated, ${comments.length} real comments`);
+  });
+
+  test('hasLetterOrDigit is /[\\p{L}\\p{N}]/u, on the words of real comments and on every character below U+3000', () => {
+    const words = comments.flatMap((c) => c.split(/\s+/));
+    for (let c = 0; c < 0x3000; c++) {
+      words.push(`-${String.fromCharCode(c)}`);
+    }
+    for (const word of words) {
+      assert.equal(hasLetterOrDigit(word), /[\p{L}\p{N}]/u.test(word), JSON.stringify(word));
+    }
   });
 });

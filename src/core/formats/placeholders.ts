@@ -237,6 +237,38 @@ export const PLACEHOLDER_PHRASES: readonly RegExp[] = [
   /\betc\b\.?/i,
 ];
 
+/**
+ * Words one of which every PLACEHOLDER_PHRASES pattern needs (lower case; a space stands for the pattern's
+ * own space): a comment holding none of them is no placeholder phrase, known without running the patterns,
+ * which a cold process compiles on first use (6-13 ms for the lot, paid by any SEARCH with a short comment).
+ * The patterns match letters case-insensitively without the u flag, so only ASCII letters match theirs,
+ * and toLowerCase keeps those where they are.
+ */
+const PHRASE_WORDS = [
+  'existing',
+  'rest',
+  'change',
+  'same',
+  'previous',
+  'original',
+  'old ',
+  'other ',
+  'more ',
+  'omitted',
+  'brevity',
+  'snip',
+  'as is',
+  'as was',
+  'as it',
+  'etc',
+];
+
+/** Whether `plain` holds one of PHRASE_WORDS, as every text a PLACEHOLDER_PHRASES pattern matches does. */
+export function mayHoldPhrase(plain: string): boolean {
+  const lower = plain.toLowerCase();
+  return PHRASE_WORDS.some((word) => lower.includes(word));
+}
+
 /** Longer comments are sentences about the code, not placeholders for it. */
 const MAX_PHRASE_WORDS = 12;
 /** "// ... validation ..." (ellipses around a few words) is a placeholder; a longer one is prose. */
@@ -334,11 +366,11 @@ function saysCodeIsLeftOut(body: string): boolean {
   const words = plain
     .replace(ELLIPSIS, ' ')
     .split(/[\s,;:]+/)
-    .filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+    .filter(hasLetterOrDigit).length;
   if (FRAMED.test(plain) && words <= MAX_FRAMED_WORDS) {
     return true;
   }
-  if (words > MAX_PHRASE_WORDS || !PLACEHOLDER_PHRASES.some((phrase) => phrase.test(plain))) {
+  if (words > MAX_PHRASE_WORDS || !mayHoldPhrase(plain) || !PLACEHOLDER_PHRASES.some((phrase) => phrase.test(plain))) {
     return false;
   }
   // With an ellipsis the comment marks a gap; without one it is a placeholder only when it says nothing
@@ -370,11 +402,19 @@ function isSentence(plain: string): boolean {
     .replace(ELLIPSIS, ' ')
     .split(/[\s,;:!?()[\]{}"]+/)
     .map((w) => w.replace(/'s$/i, '').replace(/^['`]+|['`.]+$/g, ''))
-    .filter((w) => /[\p{L}\p{N}]/u.test(w));
+    .filter(hasLetterOrDigit);
   const known = (word: string) =>
     PLACEHOLDER_WORDS.has(word.toLowerCase()) || NOUN_WORDS.test(word) || /[A-Z_$.()\d]/.test(word.slice(1)) || /^[_$]/.test(word);
   const unknown = words.filter((w) => !known(w)).length;
   return unknown > (words.length <= 5 ? 1 : 0);
+}
+
+/**
+ * Whether a word has a letter or a digit (\p{L}, \p{N}). ASCII ones are looked for first: a Unicode
+ * property class costs a cold process a compile, and in ASCII the letters and digits are [A-Za-z0-9].
+ */
+export function hasLetterOrDigit(word: string): boolean {
+  return /[A-Za-z0-9]/.test(word) || (/[^\x00-\x7f]/.test(word) && /[\p{L}\p{N}]/u.test(word));
 }
 
 /** "REPLACE line 3 `# ...`" or "REPLACE lines 3-4 `# ...`": how messages name a placeholder. */
