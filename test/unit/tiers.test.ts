@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { applyBlocks } from '../../src/core/engine';
 import { Matcher, prepareSearch } from '../../src/core/match/tiers';
 import { DocLines } from '../../src/core/match/lines';
@@ -455,6 +456,42 @@ describe('DocLines', () => {
         assert.equal(doc.contentEnd(i), fresh.contentEnd(i), JSON.stringify(text));
         assert.equal(doc.lineAt(fresh.start(i)), i, JSON.stringify(text));
       }
+    }
+  });
+
+  test("the fuzzy tier's lines (lineSource) are allLines', whatever was read before, after edits too (seeded)", () => {
+    const random = seededRandom(2828);
+    const pieces = ['a', 'bc', '\n', '\r\n', '\r', '', 'x\ny', '\n\n', ' \t', '\r\r\n'];
+    const real = fs.readFileSync(require.resolve('typescript/lib/typescript.js'), 'utf8').slice(0, 200_000);
+    const sourceLines = (source: LineSource) => Array.from({ length: source.length }, (_, i) => source.line(i));
+    for (let round = 0; round < 400; round++) {
+      const cut = Math.floor(random() * (real.length - 3_000));
+      let text =
+        (random() < 0.2 ? '\uFEFF' : '') +
+        (round % 4 === 0
+          ? real.slice(cut, cut + Math.floor(random() * 3_000)).replace(/\n/g, () => (random() < 0.1 ? '\r\n' : '\n'))
+          : Array.from({ length: Math.floor(random() * 16) }, () => pieces[Math.floor(random() * pieces.length)]).join(''));
+      let doc = new DocLines(text);
+      const edits = Math.floor(random() * 3);
+      for (let edit = 0; edit < edits; edit++) {
+        const first = doc.start(0);
+        const from = first + Math.floor(random() * (text.length - first + 1));
+        const to = from + Math.floor(random() * (text.length - from + 1));
+        const insert = pieces[Math.floor(random() * pieces.length)];
+        text = text.slice(0, from) + insert + text.slice(to);
+        doc.lineAt(Math.floor(random() * (doc.length + 1)));
+        doc = doc.withEdit(text, from, to, insert);
+      }
+      // What the tiers may have read first: none, a line far down, a few lines near the top.
+      const reads = Math.floor(random() * 3);
+      for (let k = 0; k < reads; k++) {
+        if (random() < 0.5) {
+          doc.lineAt(Math.floor(random() * (doc.length + 1)));
+        } else {
+          doc.has(Math.floor(random() * 8));
+        }
+      }
+      assert.deepEqual(sourceLines(doc.lineSource()), new DocLines(text).allLines(), JSON.stringify(text));
     }
   });
 });

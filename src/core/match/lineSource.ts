@@ -47,34 +47,18 @@ export class LineSource {
   }
 
   /**
-   * The lines of text.slice(from).split('\n'), a '\r' before each line break dropped (the last line,
-   * which has none, keeps what it has).
+   * The lines of a text whose line starts are known: every start after the first follows a '\n', the
+   * last line runs to the end of the text (DocLines' starts). A '\r' right before a line break is not part
+   * of its line; the last line, which has no break, keeps all it has.
    */
-  static ofText(text: string, from: number): LineSource {
-    let starts: Int32Array = new Int32Array(Math.max(16, (text.length - from) >> 5));
-    let ends: Int32Array = new Int32Array(starts.length);
-    let count = 0;
-    let ls = from;
-    for (;;) {
-      if (count === starts.length) {
-        starts = grown(starts);
-        ends = grown(ends);
-      }
-      const nl = text.indexOf('\n', ls);
-      starts[count] = ls;
-      if (nl === -1) {
-        ends[count++] = text.length;
-        break;
-      }
-      ends[count++] = nl > ls && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      ls = nl + 1;
+  static ofStarts(text: string, starts: Int32Array): LineSource {
+    const count = starts.length;
+    const ends = new Int32Array(count);
+    for (let li = 0; li + 1 < count; li++) {
+      const nl = starts[li + 1] - 1;
+      ends[li] = nl > starts[li] && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     }
-    return new LineSource(text, undefined, starts.subarray(0, count), ends.subarray(0, count));
+    ends[count - 1] = text.length;
+    return new LineSource(text, undefined, starts, ends);
   }
-}
-
-function grown(a: Int32Array): Int32Array {
-  const out = new Int32Array(2 * a.length);
-  out.set(a);
-  return out;
 }

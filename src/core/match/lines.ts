@@ -273,9 +273,16 @@ export class DocLines implements LineView {
     return this.contentList;
   }
 
-  /** The lines allLines() gives, as offsets into the text: no string is cut per line. */
+  /**
+   * The lines allLines() gives, as offsets into the text: no string is cut per line. Made from this
+   * document's own line starts, so the text is scanned for line breaks only past those the tiers (or the
+   * document before an edit) already found: a near miss far down a large file found most of them.
+   */
   lineSource(): LineSource {
-    this.source ??= LineSource.ofText(this.text, this.lineStarts[0]);
+    if (!this.source) {
+      this.extendUntil(Infinity, -1);
+      this.source = LineSource.ofStarts(this.text, this.lineStarts.subarray(0, this.startCount));
+    }
     return this.source;
   }
 
