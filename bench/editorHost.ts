@@ -12,11 +12,14 @@
 import * as vscode from 'vscode';
 
 export const RESULT_PREFIX = 'RESILIENT_APPLY_EDITOR_BENCH ';
+/** A line asking bench/editor.mjs to start or stop profiling the workbench page: `<prefix>start|stop <name>`. */
+export const PAGE_PROFILE_PREFIX = 'RESILIENT_APPLY_PAGE_PROFILE ';
 const LINE_PREFIX = process.env.RESILIENT_APPLY_LINE_PREFIX ?? '';
 const EXTENSION_ID = 'resilient-apply.resilient-apply';
 const ROUNDS = Number(process.env.RESILIENT_APPLY_BENCH_ROUNDS || 15);
 const BLOCK_LINES = 8;
 const REVIEW_HUNKS = 50;
+const PROFILE_DIR = process.env.RESILIENT_APPLY_BENCH_PROFILE || undefined;
 
 interface Api {
   pendingStore: { dismissAll(): void };
@@ -69,9 +72,15 @@ function misspell(line: string): string {
   return line.replace(/[A-Za-z_]{4,}/, (word) => `${word}Misremembered`);
 }
 
-async function timeUntil(what: string, start: () => Thenable<unknown>, done: () => boolean | Promise<boolean>): Promise<number> {
+async function timeUntil(
+  what: string,
+  start: () => Thenable<unknown>,
+  done: () => boolean | Promise<boolean>,
+  started?: number[],
+): Promise<number> {
   const t0 = performance.now();
   await start();
+  started?.push(performance.now() - t0);
   while (!(await done())) {
     if (performance.now() - t0 > 30_000) {
       throw new Error(`${what}: nothing after 30 s`);
@@ -79,6 +88,40 @@ async function timeUntil(what: string, start: () => Thenable<unknown>, done: () 
     await new Promise((r) => setTimeout(r, 0));
   }
   return performance.now() - t0;
+}
+
+/**
+ * RESILIENT_APPLY_BENCH_PROFILE=<dir> (Node extension host only): CPU profiles of each near-miss round after
+ * the first, to see where that time goes: the extension host's (<dir>/near-miss-<round>.cpuprofile) and,
+ * through bench/editor.mjs, the workbench page's (<dir>/page-near-miss-<round>.cpuprofile), where the
+ * editor draws decorations and asks for CodeLenses. Off by default: the profilers slow what they watch.
+ */
+async function profiled<T>(dir: string | undefined, name: string, measure: () => Promise<T>): Promise<T> {
+  if (!dir) {
+    return measure();
+  }
+  const inspector = await import('node:inspector');
+  const fs = await import('node:fs');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  const settle = () => new Promise((r) => setTimeout(r, 300));
+  say(`${PAGE_PROFILE_PREFIX}start ${name}`);
+  await settle();
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  try {
+    return await measure();
+  } finally {
+    const { profile } = await post('Profiler.stop');
+    say(`${PAGE_PROFILE_PREFIX}stop ${name}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(`${dir}/${name}.cpuprofile`, JSON.stringify(profile));
+    session.disconnect();
+    await settle();
+  }
 }
 
 export async function run(): Promise<void> {
@@ -134,10 +177,13 @@ export async function run(): Promise<void> {
     return lenses.some((l) => l.command?.title.includes('Apply here'));
   };
 
+  let round = 0;
   const samples = {
     floor: [] as number[],
     exact: [] as number[],
     nearMiss: [] as number[],
+    /** Of each near miss, the part until the command's promise resolved (the rest is the lens request). */
+    nearMissCommand: [] as number[],
     reviewOff: [] as number[],
     reviewOn: [] as number[],
   };
@@ -168,7 +214,14 @@ export async function run(): Promise<void> {
     async () => {
       await vscode.env.clipboard.writeText(nearBlock);
       samples.nearMiss.push(
-        await timeUntil('near miss', () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'), applyHereLens),
+        await profiled(round > 0 ? PROFILE_DIR : undefined, `near-miss-${round}`, () =>
+          timeUntil(
+            'near miss',
+            () => vscode.commands.executeCommand('resilientApply.applyFromClipboard'),
+            applyHereLens,
+            samples.nearMissCommand,
+          ),
+        ),
       );
       if (document.getText() !== original) {
         throw new Error('the near miss changed the document');
@@ -197,7 +250,7 @@ export async function run(): Promise<void> {
       );
     },
   ];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (round = 0; round < ROUNDS; round++) {
     // Each round in another order, so no measure always runs right after the same one.
     for (let i = 0; i < measures.length; i++) {
       await measures[(round + i) % measures.length]();
