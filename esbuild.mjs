@@ -49,7 +49,7 @@ const vscodeApiBindings = {
  * thirds of the core) is its own bundle in the Node extension host, dist/engine.js, required on first use:
  * activation then loads and compiles only the adapters and the parsers. Only functions and primitive
  * constants cross this boundary (checked below), so nothing can depend on class identity or on state shared
- * with a copy of the same module in dist/extension.js. The web worker host cannot load a second file
+ * with a copy of the same module in dist/extension-main.js. The web worker host cannot load a second file
  * synchronously (its `require` serves only 'vscode' and it blocks importScripts): there the web bundle's
  * activate() starts reading dist/web/engine.js and evaluating it, and every entry point that can reach the
  * engine waits for that (src/extension/engineGate.ts). The CLI keeps the engine inside: it needs it at once.
@@ -234,13 +234,40 @@ const cliLoader = {
   },
 };
 
+/**
+ * After each build of the Node extension bundle (dist/extension-main.js), builds the Node host's entry that
+ * runs it through a V8 code cache (dist/extension.js, src/extensionLoader.ts), naming the cache after the
+ * package version and a hash of the bundle's bytes, as for the CLI.
+ * @type {import('esbuild').Plugin}
+ */
+const extensionLoader = {
+  name: 'extension-loader',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      const bundle = fs.readFileSync(`${outdir}/extension-main.js`);
+      const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+      const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+      await esbuild.build({
+        ...common,
+        entryPoints: ['src/extensionLoader.ts'],
+        outfile: `${outdir}/extension.js`,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        define: { EXTENSION_BUNDLE_KEY: JSON.stringify(`${version}-${hash}`) },
+      });
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
   {
     ...common,
     entryPoints: ['src/extension/desktop.ts'],
-    plugins: [vscodeApiBindings, lazyEngine('require')],
-    outfile: `${outdir}/extension.js`,
+    plugins: [vscodeApiBindings, lazyEngine('require'), extensionLoader],
+    outfile: `${outdir}/extension-main.js`,
     platform: 'node',
     format: 'cjs',
     target: 'node20',

@@ -17,6 +17,7 @@ import {
 } from '../core';
 import type { MatchedPart } from './applyService';
 import { Colors, Commands } from './constants';
+import { LazyDecorationType } from './lazyDecoration';
 import { PendingBlockHover } from './pendingHover';
 import type { CandidateChoice, PendingBatch, PendingStore } from './pendingStore';
 
@@ -195,24 +196,24 @@ function describePlacement(part: MatchedPart): string {
 
 /** Highlights candidate lines (best one stronger) and matched-but-waiting blocks, with hovers. */
 class CandidateDecorations implements vscode.Disposable {
-  private readonly candidate = vscode.window.createTextEditorDecorationType({
+  private readonly candidate = new LazyDecorationType(() => ({
     backgroundColor: new vscode.ThemeColor(Colors.candidateBackground),
     border: '1px dashed',
     borderColor: new vscode.ThemeColor(Colors.candidateBorder),
     isWholeLine: true,
     overviewRulerColor: new vscode.ThemeColor(Colors.overviewRuler),
     overviewRulerLane: vscode.OverviewRulerLane.Right,
-  });
-  private readonly best = vscode.window.createTextEditorDecorationType({
+  }));
+  private readonly best = new LazyDecorationType(() => ({
     backgroundColor: new vscode.ThemeColor(Colors.bestCandidateBackground),
     isWholeLine: true,
     overviewRulerColor: new vscode.ThemeColor(Colors.overviewRuler),
     overviewRulerLane: vscode.OverviewRulerLane.Right,
-  });
-  private readonly ready = vscode.window.createTextEditorDecorationType({
+  }));
+  private readonly ready = new LazyDecorationType(() => ({
     backgroundColor: new vscode.ThemeColor(Colors.readyBackground),
     isWholeLine: true,
-  });
+  }));
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly store: PendingStore) {
@@ -239,9 +240,9 @@ class CandidateDecorations implements vscode.Disposable {
           }
         }
       }
-      editor.setDecorations(this.best, best);
-      editor.setDecorations(this.candidate, others);
-      editor.setDecorations(this.ready, ready);
+      this.best.set(editor, best);
+      this.candidate.set(editor, others);
+      this.ready.set(editor, ready);
     }
   }
 

@@ -1,4 +1,5 @@
-// Entry point of the Node extension host bundle (dist/extension.js): desktop, remote and server hosts.
+// Entry point of the Node extension host bundle (dist/extension-main.js, run by dist/extension.js through a
+// V8 code cache: src/extensionLoader.ts): desktop, remote and server hosts.
 import type * as vscode from 'vscode';
 import { activateWith, type ResilientApplyApi } from './extension';
 import { nodeRealPathResolver } from './node/realPath';

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { type TextEdit, type Tier, tierInfo, tierPhrase } from '../core';
 import { Colors, FLASH_MS } from './constants';
+import { LazyDecorationType } from './lazyDecoration';
 
 /**
  * "Applied 3/3 blocks to src/x.ts (1 after normalising indentation, 1 at a chosen candidate)".
@@ -39,12 +40,12 @@ export function rangesAfterEdits(document: vscode.TextDocument, edits: readonly 
 }
 
 export class Feedback implements vscode.Disposable {
-  private readonly flash = vscode.window.createTextEditorDecorationType({
+  private readonly flash = new LazyDecorationType(() => ({
     backgroundColor: new vscode.ThemeColor(Colors.appliedBackground),
     isWholeLine: true,
     overviewRulerColor: new vscode.ThemeColor(Colors.appliedBackground),
     overviewRulerLane: vscode.OverviewRulerLane.Full,
-  });
+  }));
   /** Per document (uri string): the highlighted ranges and the timer that clears them. */
   private readonly flashes = new Map<string, { ranges: readonly vscode.Range[]; timer: ReturnType<typeof setTimeout> }>();
 
@@ -60,13 +61,13 @@ export class Feedback implements vscode.Disposable {
       clearTimeout(previous.timer);
     }
     for (const editor of editors) {
-      editor.setDecorations(this.flash, ranges);
+      this.flash.set(editor, ranges);
     }
     const timer = setTimeout(() => {
       this.flashes.delete(key);
       // Editors closed in the meantime must not be touched (VS Code warns about disposed editors).
       for (const editor of vscode.window.visibleTextEditors.filter((e) => e.document.uri.toString() === key)) {
-        editor.setDecorations(this.flash, []);
+        this.flash.set(editor, []);
       }
     }, FLASH_MS);
     this.flashes.set(key, { ranges, timer });

@@ -1,8 +1,8 @@
-// Runs a CommonJS bundle through a V8 code cache, so that a cold CLI process deserializes the bytecode of
-// the functions an earlier run compiled instead of parsing and compiling them again (Node 20 has no
-// module.enableCompileCache). The cache is only ever an optimisation: whatever goes wrong with it (no
-// writable temp folder, a folder someone else owns, a damaged or stale file, concurrent runs) the bundle
-// runs the same way, compiled from source.
+// Runs a CommonJS bundle through a V8 code cache, so that a cold CLI process (and the Node extension host:
+// src/extensionLoader.ts) deserializes the bytecode of the functions an earlier run compiled instead of
+// parsing and compiling them again (Node 20 has no module.enableCompileCache). The cache is only ever an
+// optimisation: whatever goes wrong with it (no writable temp folder, a folder someone else owns, a damaged
+// or stale file, concurrent runs) the bundle runs the same way, compiled from source.
 // `import x = require()` as in the other CLI files: a namespace import is copied at every start (cli.ts).
 import { isAscii } from 'node:buffer';
 import fs = require('node:fs');
@@ -91,6 +91,56 @@ export interface CachedRun {
   usedCache: boolean;
 }
 
+/** A bundle compiled with a code cache, not yet run. */
+export interface CompiledBundle extends CachedRun {
+  /** Runs the bundle's top level as a CommonJS module with `require` and `module`. */
+  run(require: NodeJS.Require, module: NodeJS.Module): void;
+  /**
+   * Writes the cache file when there was no usable cache; what it holds is every function compiled so
+   * far, so the later the call, the more a later run is spared. Never throws.
+   */
+  saveCache(beforeCreate?: () => void): void;
+}
+
+/**
+ * Compiles the CommonJS bundle `file` with the cache file `cacheFile` (see runWithCodeCache). Whatever goes
+ * wrong with the cache, the bundle compiles from source.
+ */
+export function compileWithCodeCache(file: string, cacheFile: string): CompiledBundle {
+  const bytes = fs.readFileSync(file);
+  // An ASCII bundle (esbuild.mjs checks the CLI's) read as Latin-1 is the same text, one byte a
+  // character, without UTF-8 decoding, which took twice as long on the 530 kB bundle in a cold process.
+  const source = WRAPPER_HEAD + bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8') + WRAPPER_TAIL;
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readCacheData(cacheFile);
+  } catch {
+    // No cache yet, or an unusable folder: compile from source.
+  }
+  const script = new vm.Script(source, { filename: file, lineOffset: -1, cachedData });
+  const usedCache = cachedData !== undefined && !script.cachedDataRejected;
+  return {
+    usedCache,
+    run(require, module) {
+      const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+      wrapper.call(module.exports, module.exports, require, module, file, path.dirname(file));
+    },
+    saveCache(beforeCreate) {
+      if (usedCache) {
+        return;
+      }
+      try {
+        writeCacheData(cacheFile, () => {
+          beforeCreate?.();
+          return script.createCachedData();
+        });
+      } catch {
+        // A read-only or full folder: the next run compiles from source again.
+      }
+    },
+  };
+}
+
 /**
  * Compiles and runs the CommonJS bundle `file` (with the caller's `require` and `module`, so the caller
  * must sit in the same folder) using the cache file `cacheFile`, and when there was no usable cache
@@ -107,31 +157,10 @@ export function runWithCodeCache(
   v8Flags: string,
 ): CachedRun {
   setV8Flags(v8Flags);
-  const bytes = fs.readFileSync(file);
-  // The CLI bundle is ASCII (esbuild.mjs checks): read as Latin-1 it is the same text, one byte a
-  // character, without UTF-8 decoding, which took twice as long on the 530 kB bundle in a cold process.
-  const source = WRAPPER_HEAD + bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8') + WRAPPER_TAIL;
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readCacheData(cacheFile);
-  } catch {
-    // No cache yet, or an unusable folder: compile from source.
+  const bundle = compileWithCodeCache(file, cacheFile);
+  if (!bundle.usedCache) {
+    process.once('exit', () => bundle.saveCache(() => setV8Flags(v8Flags)));
   }
-  const script = new vm.Script(source, { filename: file, lineOffset: -1, cachedData });
-  const usedCache = cachedData !== undefined && !script.cachedDataRejected;
-  if (!usedCache) {
-    process.once('exit', () => {
-      try {
-        writeCacheData(cacheFile, () => {
-          setV8Flags(v8Flags);
-          return script.createCachedData();
-        });
-      } catch {
-        // A read-only or full temp folder: the next run compiles from source again.
-      }
-    });
-  }
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(module.exports, module.exports, require, module, file, path.dirname(file));
-  return { usedCache };
+  bundle.run(require, module);
+  return { usedCache: bundle.usedCache };
 }

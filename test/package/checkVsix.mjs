@@ -51,6 +51,7 @@ const required = [
   'extension/LICENSE.txt',
   'extension/changelog.md',
   'extension/dist/extension.js',
+  'extension/dist/extension-main.js',
   'extension/dist/engine.js',
   'extension/dist/web/extension.js',
   'extension/dist/web/engine.js',

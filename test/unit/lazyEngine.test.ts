@@ -68,6 +68,8 @@ const part = {
 };
 const preview = api.applyService.previewContent(part, {});
 console.log(JSON.stringify({ registered, afterActivate, afterFirstUse: engineLoaded(), preview }));
+// The code cache is written some seconds after activation (src/extensionLoader.ts): stay that long.
+if (process.env.STAY_MS) setTimeout(() => {}, Number(process.env.STAY_MS));
 `;
 
 /** The production build into outdir, once for both tests. */
@@ -105,6 +107,35 @@ test('the Node bundle activates without the engine and loads dist/engine.js on f
   assert.equal(result.afterActivate, false, 'activation loaded dist/engine.js');
   assert.equal(result.afterFirstUse, true, 'the first call into the engine did not load dist/engine.js');
   assert.equal(result.preview, 'a\nB\nc\n', "the engine's answer did not come back through the lazy forwarder");
+});
+
+test('the Node host entry runs the bundle through a code cache: the first start writes it, the next uses it, alike', () => {
+  buildOnce();
+  // os.tmpdir() follows TMPDIR: a cache folder of this test's own (src/node/codeCache.ts cacheDirectory).
+  const tmpdir = path.join(tmp, 'cache-home');
+  fs.mkdirSync(tmpdir);
+  const types = path.join(ROOT, 'node_modules', '@types', 'vscode', 'index.d.ts');
+  const start = () => {
+    const run = spawnSync(process.execPath, ['-e', CHILD, path.join(outdir, 'extension.js'), types], {
+      encoding: 'utf8',
+      env: { ...process.env, TMPDIR: tmpdir, STAY_MS: '5500' },
+    });
+    assert.equal(run.status, 0, `loading the bundle failed:\n${run.stderr}`);
+    return run.stdout.trim().split('\n').pop();
+  };
+  const caches = () =>
+    fs
+      .readdirSync(tmpdir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => /extension-[\w.-]+\.cache$/.test(name))
+      .map((name) => ({ name, mtimeMs: fs.statSync(path.join(tmpdir, name)).mtimeMs }));
+  const first = start();
+  const written = caches();
+  assert.equal(written.length, 1, `the first start wrote no cache (or several): ${JSON.stringify(written)}`);
+  const second = start();
+  // saveCache writes only when V8 did not accept the cache: an unchanged file means the second start used it.
+  assert.deepEqual(caches(), written, 'the second start did not use the cache the first one wrote');
+  assert.equal(second, first, 'the start with the cache activated differently');
+  assert.ok(fs.statSync(path.join(outdir, 'extension-main.js')).size < 150_000, 'the Node bundle is over 150,000 bytes');
 });
 
 /**

@@ -1,8 +1,9 @@
 // The desktop (Node) extension host's RealPathResolver: file: URIs are resolved on disk, link by link,
 // including links whose target does not exist yet (creating through a dangling link writes its target)
 // and files that do not exist yet (their folder is resolved). Other schemes fall back to the stat walk.
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
+// Named imports: a namespace import of a Node module makes the bundle copy every export of it at load.
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { type RealPathResolver, statWalkResolver } from '../workspaceBoundary';
 
@@ -19,7 +20,7 @@ export async function realPathOnDisk(p: string, links = 0): Promise<string> {
     throw new Error(`too many levels of symbolic links at ${p}`);
   }
   try {
-    return await fs.realpath(p);
+    return await realpath(p);
   } catch (error) {
     const code = errorCode(error);
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
@@ -28,19 +29,19 @@ export async function realPathOnDisk(p: string, links = 0): Promise<string> {
   }
   let stat;
   try {
-    stat = await fs.lstat(p);
+    stat = await lstat(p);
   } catch {
     stat = undefined;
   }
   if (stat?.isSymbolicLink()) {
-    const target = await fs.readlink(p);
-    return realPathOnDisk(path.resolve(path.dirname(p), target), links + 1);
+    const target = await readlink(p);
+    return realPathOnDisk(resolve(dirname(p), target), links + 1);
   }
-  const parent = path.dirname(p);
+  const parent = dirname(p);
   if (parent === p) {
     return p;
   }
-  return path.join(await realPathOnDisk(parent, links), path.basename(p));
+  return join(await realPathOnDisk(parent, links), basename(p));
 }
 
 export function nodeRealPathResolver(): RealPathResolver {

@@ -5,13 +5,14 @@
 import * as vscode from 'vscode';
 import { hunkLength, replacedLinesMarkdown, reviewLenses } from '../../core';
 import { Colors, ContextKeys, ReviewCommands } from '../constants';
+import { LazyDecorationType } from '../lazyDecoration';
 import type { ReviewStore } from './reviewStore';
 
 const COMMANDS = { keepAll: ReviewCommands.keepAll, undoAll: ReviewCommands.undoAll, keep: ReviewCommands.keep, undo: ReviewCommands.undo };
 
 export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
-  private readonly added: vscode.TextEditorDecorationType;
-  private readonly removed: vscode.TextEditorDecorationType;
+  private readonly added: LazyDecorationType;
+  private readonly removed: LazyDecorationType;
   private readonly status = vscode.window.createStatusBarItem('resilientApply.review', vscode.StatusBarAlignment.Left, 90);
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
@@ -24,23 +25,22 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
   ) {
     const color = (id: string) => new vscode.ThemeColor(id);
     const lane = vscode.OverviewRulerLane.Left;
-    this.added = vscode.window.createTextEditorDecorationType({
+    this.added = new LazyDecorationType(() => ({
       isWholeLine: true,
       backgroundColor: color(Colors.reviewAddedBackground),
       gutterIconPath: vscode.Uri.joinPath(extensionUri, 'media', 'review-gutter.svg'),
       gutterIconSize: 'contain',
       overviewRulerColor: color(Colors.reviewOverviewRuler),
       overviewRulerLane: lane,
-    });
-    const rule = color(Colors.reviewRemovedBorder);
-    this.removed = vscode.window.createTextEditorDecorationType({
+    }));
+    this.removed = new LazyDecorationType(() => ({
       isWholeLine: true,
-      borderColor: rule,
+      borderColor: color(Colors.reviewRemovedBorder),
       borderStyle: 'solid',
       borderWidth: '2px 0 0 0',
-      overviewRulerColor: rule,
+      overviewRulerColor: color(Colors.reviewRemovedBorder),
       overviewRulerLane: lane,
-    });
+    }));
     this.status.command = ReviewCommands.files;
     this.subscriptions = [
       this.added,
@@ -70,8 +70,8 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
           hoverMessage: hover === undefined ? undefined : new vscode.MarkdownString(hover),
         });
       }
-      editor.setDecorations(this.added, added);
-      editor.setDecorations(this.removed, removed);
+      this.added.set(editor, added);
+      this.removed.set(editor, removed);
     }
     this.lensesChanged.fire();
     const active = vscode.window.activeTextEditor?.document.uri;
