@@ -4,6 +4,8 @@
 // declaration), which the audit refuses whatever the planner said.
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { applySnippet } from '../../src/core';
 import { applySnippetWith, type PlanFault } from '../../src/core/batch/snippet';
 import {
@@ -20,6 +22,7 @@ import {
 } from '../../src/core/decide/audit/codeBlockAudit';
 import { writtenInPlace } from '../../src/core/decide/audit/writtenInPlace';
 import { keptLines } from '../../src/core/decide/audit/lineDiff';
+import { keyEquals, lineKey } from '../../src/core/decide/audit/lineKeys';
 import { isConfigFile, rewriteAllowed } from '../../src/core/decide/audit/wholeFile';
 import { isPlaceholderLine } from '../../src/core/formats/placeholders';
 import { outlineText } from '../../src/core/match/structure/outline';
@@ -297,6 +300,42 @@ public class Shop {
 
 const apply = (doc: string, code: string, fileName: string, fault?: PlanFault) =>
   applySnippetWith(doc, { code, fileName }, { grammars: testGrammars, fileName }, fault);
+
+test('keyEquals(line, key) is lineKey(line) === key, for real lines and their restyled and neighbouring keys', () => {
+  const ROOT = path.resolve(__dirname, '..', '..', '..');
+  const lines = [
+    ...fs
+      .readFileSync(path.join(ROOT, 'node_modules', 'typescript', 'lib', 'typescript.js'), 'utf8')
+      .split('\n')
+      .slice(20_000, 22_000),
+    ...['notes.md', 'messages.ts', 'inventory.py', 'buffer.c'].flatMap((f) =>
+      fs.readFileSync(path.join(ROOT, 'test', 'property', 'fixtures', f), 'utf8').split('\n'),
+    ),
+  ];
+  const random = seededRandom(25);
+  // A line as a writer may restyle it: quotes swapped, white space added at its ends, a curly quote or dash.
+  const restyled = (line: string): string => {
+    const swapped = line.replace(/['"]/g, (q) => (random() < 0.5 ? q : q === '"' ? "'" : '\u201C'));
+    return `${random() < 0.3 ? '\t' : ''}${swapped.replace(/-/g, () => (random() < 0.2 ? '\u2013' : '-'))}${random() < 0.3 ? '  ' : ''}`;
+  };
+  let equal = 0;
+  lines.forEach((line, i) => {
+    for (const other of [
+      line,
+      restyled(line),
+      lines[i + 1] ?? '',
+      lines[Math.floor(random() * lines.length)],
+      line.slice(0, -1),
+      `${line};`,
+    ]) {
+      const key = lineKey(other);
+      const expected = lineKey(line) === key;
+      equal += expected ? 1 : 0;
+      assert.equal(keyEquals(line, key), expected, `${JSON.stringify(line)} against the key of ${JSON.stringify(other)}`);
+    }
+  });
+  assert.ok(equal > lines.length, 'the restyled lines are equal by key');
+});
 
 describe('reproductions and plans broken on purpose', () => {
   test('a constructor shown alone in a class with overloads never replaces the class', async () => {

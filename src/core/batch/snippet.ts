@@ -157,6 +157,7 @@ function snippetOutlineReaderIsPython(snippet: SnippetInput, options: SnippetOpt
 }
 
 interface Readers {
+  /** The file, read by the grammar or the outline; only read, never changed (a keyed read is the kept outline itself). */
   read: (text: string, lines: readonly string[]) => Outline;
   /** The planned result, read by the same reader (a grammar reparses the file's tree incrementally); only read, never changed. */
   readResult: (result: ResultText) => Outline;
@@ -202,7 +203,7 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
   if (key !== undefined) {
     // The result's tree is the file's kept tree reparsed; it stays kept for the next apply to this document.
     return {
-      read: (text) => parseOutline(grammar, text, key),
+      read: (text) => parseOutline(grammar, text, key, { readOnly: true }),
       readResult: (result) => parseOutline(grammar, result.text, key, { editOf: result.editOf, readOnly: true }),
       readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
       release: () => undefined,

@@ -507,12 +507,27 @@ function toRanges(lines: readonly number[], fileLines: readonly string[]): Array
 
 // ---- rule: every declaration the block does not show is kept, once --------------------------------
 
-/** Occurrences of `needle` (whole lines) in `lines`, starting at `from` up to `to` (exclusive). */
-function countIn(lines: readonly string[], needle: readonly string[], from: number, to: number): number {
+/**
+ * Occurrences of the needle (whole lines: `source` [needleFrom, needleTo)) in `lines`, starting at `from`
+ * up to `to` (exclusive).
+ */
+function countIn(
+  lines: readonly string[],
+  source: readonly string[],
+  needleFrom: number,
+  needleTo: number,
+  from: number,
+  to: number,
+): number {
+  const length = needleTo - needleFrom;
   let count = 0;
-  const last = Math.min(to, lines.length - needle.length + 1);
+  const last = Math.min(to, lines.length - length + 1);
   for (let i = Math.max(0, from); i < last; i++) {
-    if (lines[i] === needle[0] && needle.every((l, k) => lines[i + k] === l)) {
+    let k = 0;
+    while (k < length && lines[i + k] === source[needleFrom + k]) {
+      k++;
+    }
+    if (k === length) {
       count++;
     }
   }
@@ -556,26 +571,28 @@ function countBlock(lines: readonly string[], needle: readonly string[]): number
 const WINDOW_LIMIT = 500;
 
 /**
- * How many more times the result has `needle` than the file. The file and the result share a head and a
- * tail (the same lines): an occurrence within either is in both, so only those that reach into the lines
- * between count, a short window when the change is small.
+ * How many more times the result has the file's lines [start, end) than the file. The file and the result
+ * share a head and a tail (the same lines): an occurrence within either is in both, so only those that
+ * reach into the lines between count, a short window when the change is small.
  */
 function gained(
   fileLines: readonly string[],
   resultLines: readonly string[],
   ends: { head: number; tail: number },
-  needle: readonly string[],
+  start: number,
+  end: number,
 ): number {
-  if (needle.length === 0) {
+  if (end <= start) {
     return 0;
   }
   const fileTo = fileLines.length - ends.tail;
   const resultTo = resultLines.length - ends.tail;
   if (Math.max(fileTo, resultTo) - ends.head > WINDOW_LIMIT) {
+    const needle = fileLines.slice(start, end);
     return countBlock(resultLines, needle) - countBlock(fileLines, needle);
   }
-  const from = ends.head - needle.length + 1;
-  return countIn(resultLines, needle, from, resultTo) - countIn(fileLines, needle, from, fileTo);
+  const from = ends.head - (end - start) + 1;
+  return countIn(resultLines, fileLines, start, end, from, resultTo) - countIn(fileLines, fileLines, start, end, from, fileTo);
 }
 
 export function unshownDeclarationsKept(input: AuditInput): AuditFailure | undefined {
@@ -603,15 +620,14 @@ export function unshownDeclarationsKept(input: AuditInput): AuditFailure | undef
         continue;
       }
       // Kept once: the result has it as often as the file, or more only where the block shows it again.
-      const text = input.fileLines.slice(decl.lead, decl.end + 1);
-      const more = gained(input.fileLines, input.resultLines, ends, text);
+      const more = gained(input.fileLines, input.resultLines, ends, decl.lead, Math.min(decl.end + 1, input.fileLines.length));
       if (more < 0) {
         failures.push(decl);
       } else if (more > 0) {
         blockKeys ??= input.blockLines.map((l) => l.trim());
         const inBlock = countBlock(
           blockKeys,
-          text.map((l) => l.trim()),
+          input.fileLines.slice(decl.lead, decl.end + 1).map((l) => l.trim()),
         );
         if (more > inBlock) {
           failures.push(decl);
@@ -683,18 +699,38 @@ export function noNewSyntaxErrors(input: AuditInput): AuditFailure | undefined {
   };
 }
 
-/** Declarations per scope and name: "enclosing path|family|name" -> their parameter lists. */
-function byScope(decls: readonly Decl[], scopes = new Map<string, Decl[]>(), enclosing?: string): Map<string, Array<Decl>> {
-  for (const decl of decls) {
-    const key = `${enclosing ?? ''}|${decl.family}|${decl.name}`;
-    const list = scopes.get(key);
-    if (list) {
-      list.push(decl);
-    } else {
-      scopes.set(key, [decl]);
+/**
+ * Declarations per scope and name: "enclosing path|family|name" -> the declarations, in the order first
+ * met depth first. With `names`, only declarations of those names are listed (every scope is still walked,
+ * and a name or scope with a `|` in it, `operator|`, is always listed: its key reads the same either way);
+ * a key is made only for them, not for each of the file's thousands of declarations.
+ */
+function byScope(decls: readonly Decl[], names?: ReadonlySet<string>): Map<string, Decl[]> {
+  const scopes = new Map<string, Decl[]>();
+  const path: string[] = [];
+  let barsInPath = 0;
+  const walk = (list: readonly Decl[]): void => {
+    for (const decl of list) {
+      const bar = decl.name.includes('|');
+      if (!names || names.has(decl.name) || bar || barsInPath > 0) {
+        const key = `${path.join('.')}|${decl.family}|${decl.name}`;
+        const known = scopes.get(key);
+        if (known) {
+          known.push(decl);
+        } else {
+          scopes.set(key, [decl]);
+        }
+      }
+      if (decl.children.length > 0) {
+        path.push(decl.name);
+        barsInPath += bar ? 1 : 0;
+        walk(decl.children);
+        barsInPath -= bar ? 1 : 0;
+        path.pop();
+      }
     }
-    byScope(decl.children, scopes, enclosing === undefined ? decl.name : `${enclosing}.${decl.name}`);
-  }
+  };
+  walk(decls);
   return scopes;
 }
 
@@ -708,7 +744,11 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
   const kept = keptLines(input.fileLines, input.resultLines);
   if (kept) {
     const fromFile = new Uint8Array(input.resultLines.length);
-    kept.forEach((r) => r >= 0 && (fromFile[r] = 1));
+    for (let line = 0; line < kept.length; line++) {
+      if (kept[line] >= 0) {
+        fromFile[kept[line]] = 1;
+      }
+    }
     const written = (decls: readonly Decl[]): void => {
       for (const decl of decls) {
         if (!fromFile[decl.start]) {
@@ -719,7 +759,8 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
     };
     written(input.resultOutline.decls);
   }
-  const before = byScope(input.fileOutline.decls);
+  // Only a name the block shows or the plan wrote can fail the rule: the outlines are listed for those.
+  const before = byScope(input.fileOutline.decls, names);
   // A block that itself declares a name twice in one scope asks for that (its own scope path may be
   // shorter than the file's: a method shown without its class).
   const shownTimes = new Map<string, number>();
@@ -727,7 +768,7 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
     const what = key.slice(key.indexOf('|'));
     shownTimes.set(what, Math.max(shownTimes.get(what) ?? 0, list.length));
   }
-  for (const [key, list] of byScope(input.resultOutline.decls)) {
+  for (const [key, list] of byScope(input.resultOutline.decls, names)) {
     if (list.length < 2) {
       continue;
     }

@@ -14,6 +14,18 @@ export const lineKey = (line: string): string => foldUnicode(foldQuotes(line)).r
  * difference; a line with other characters is folded whole.
  */
 export function keyEquals(line: string, key: string): boolean {
+  // The fold keeps a line's last two characters when they are ASCII and not white space (a quote made
+  // `"`), so the key ends with them: most lines differ there, and are left without a walk from their start.
+  const last = foldedEnd(line.charCodeAt(line.length - 1));
+  if (last >= 0) {
+    if (last !== key.charCodeAt(key.length - 1)) {
+      return false;
+    }
+    const before = foldedEnd(line.charCodeAt(line.length - 2));
+    if (before >= 0 && before !== key.charCodeAt(key.length - 2)) {
+      return false;
+    }
+  }
   let k = 0;
   for (let i = 0; i < line.length; i++) {
     let c = line.charCodeAt(i);
@@ -32,6 +44,11 @@ export function keyEquals(line: string, key: string): boolean {
     k++;
   }
   return k === key.length;
+}
+
+/** An ASCII character other than white space as the fold writes it (a quote is `"`); -1 for any other (or none). */
+function foldedEnd(c: number): number {
+  return c > 32 && c < 128 ? (c === 39 ? 34 : c) : -1;
 }
 
 /** The keys of an array of lines, each made when first read (shared by every rule that reads that array). */

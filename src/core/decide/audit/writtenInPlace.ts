@@ -51,11 +51,11 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
     return undefined;
   }
   const fromFile = new Int32Array(resultLines.length).fill(-1);
-  kept.forEach((r, line) => {
-    if (r >= 0) {
-      fromFile[r] = line;
+  for (let line = 0; line < kept.length; line++) {
+    if (kept[line] >= 0) {
+      fromFile[kept[line]] = line;
     }
-  });
+  }
   // The result's keys are made for the lines the rule reads: the written lines and their neighbours.
   const resultKeys = lineKeys(resultLines);
   const blockKeys = blockLines.map(key);
@@ -104,7 +104,10 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
     const inResult = Math.sign(depth(resultLines[r]) - depth(resultLines[rn]));
     return inBlock === 0 || inBlock === inResult ? 'ok' : 'depth';
   };
-  for (let r = 0; r < resultLines.length; r++) {
+  // One binding for the whole loop (the closures below that read it run within the turn): a binding
+  // per turn would be a new scope object for each of the result's lines.
+  let r = 0;
+  for (; r < resultLines.length; r++) {
     if (fromFile[r] >= 0 || blank(resultLines[r])) {
       continue;
     }
