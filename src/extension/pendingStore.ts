@@ -16,6 +16,7 @@ import {
 } from '../core';
 import type { PendingSink } from './applyService';
 import { ContextKeys, REMATCH_DEBOUNCE_MS } from './constants';
+import { ContextKey } from './contextKey';
 import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
 import type { Log } from './log';
 
@@ -48,6 +49,8 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly hasPendingKey = new ContextKey(ContextKeys.hasPending);
+  private readonly editorHasPendingKey = new ContextKey(ContextKeys.editorHasPending);
   /** Fired whenever batches are added, re-matched, resolved or dismissed. */
   readonly onDidChange = this.changed.event;
 
@@ -340,10 +343,10 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   }
 
   private updateContext(): void {
-    void vscode.commands.executeCommand('setContext', ContextKeys.hasPending, this.batches.size > 0);
+    this.hasPendingKey.set(this.batches.size > 0);
     const active = vscode.window.activeTextEditor?.document.uri.toString();
     const inEditor = active !== undefined && [...this.batches.values()].some((b) => b.plan.parts.some((p) => p.uri.toString() === active));
-    void vscode.commands.executeCommand('setContext', ContextKeys.editorHasPending, inEditor);
+    this.editorHasPendingKey.set(inEditor);
   }
 
   dispose(): void {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { hunkLength, replacedLinesMarkdown, reviewLenses } from '../../core';
 import { Colors, ContextKeys, ReviewCommands } from '../constants';
+import { ContextKey } from '../contextKey';
 import { LazyDecorationType } from '../lazyDecoration';
 import type { ReviewStore } from './reviewStore';
 
@@ -18,6 +19,13 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
   private readonly subscriptions: vscode.Disposable[];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly reviewingKey = new ContextKey(ContextKeys.editorReviewing);
+  /**
+   * The store changed since the lenses were last said to change. Switching editors changes no lens (they
+   * follow the store), and each change event makes the workbench ask every lens provider again for every
+   * visible editor.
+   */
+  private lensesStale = false;
 
   constructor(
     private readonly store: ReviewStore,
@@ -48,7 +56,14 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
       this.status,
       this.lensesChanged,
       // Typing moves the marks with it: they are set again at most every 50 ms.
-      store.onDidChange((now) => (now ? this.render() : (this.timer ??= setTimeout(() => this.render(), 50)))),
+      store.onDidChange((now) => {
+        this.lensesStale = true;
+        if (now) {
+          this.render();
+        } else {
+          this.timer ??= setTimeout(() => this.render(), 50);
+        }
+      }),
       vscode.window.onDidChangeVisibleTextEditors(() => this.render()),
       vscode.window.onDidChangeActiveTextEditor(() => this.render()),
     ];
@@ -73,11 +88,14 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
       this.added.set(editor, added);
       this.removed.set(editor, removed);
     }
-    this.lensesChanged.fire();
+    if (this.lensesStale) {
+      this.lensesStale = false;
+      this.lensesChanged.fire();
+    }
     const active = vscode.window.activeTextEditor?.document.uri;
     const here = active ? this.store.pending(active).length : 0;
     const files = this.store.files().length;
-    void vscode.commands.executeCommand('setContext', ContextKeys.editorReviewing, here > 0);
+    this.reviewingKey.set(here > 0);
     this.status.text =
       here > 0 ? `$(diff) ${here} change${here === 1 ? '' : 's'} to review` : `$(diff) ${files} file${files === 1 ? '' : 's'} to review`;
     this.status.tooltip = 'Resilient Apply: files with changes to review';
