@@ -204,7 +204,12 @@ async function readersFor(snippet: SnippetInput, options: SnippetOptions, docume
     // The result's tree is the file's kept tree reparsed; it stays kept for the next apply to this document.
     return {
       read: (text) => parseOutline(grammar, text, key, { readOnly: true }),
-      readResult: (result) => parseOutline(grammar, result.text, key, { editOf: result.editOf, readOnly: true }),
+      readResult: (result) =>
+        parseOutline(grammar, result.text, key, {
+          editOf: result.editOf,
+          readOnly: true,
+          ...(result.editOf ? { lines: result.lines } : {}),
+        }),
       readSnippet: (lines, placeholders) => readSnippet(grammar, lines, placeholders),
       release: () => undefined,
     };
@@ -392,7 +397,10 @@ async function applyRead(
   return { ...result, snippet: report };
 }
 
-/** The planned result as the audit reads it: its text (line breaks as \n), its lines, and how the text came from the file's when known. */
+/**
+ * The planned result as the audit reads it: its text (line breaks as \n), its lines, and how the text came
+ * from the file's when known (then the lines are the text split at \n: it has no carriage return).
+ */
 interface ResultText {
   text: string;
   lines: string[];

@@ -125,6 +125,8 @@ export interface KeyedRead {
   editOf?: { base: string; edits: readonly TextEdit[] };
   /** The caller only reads the outline: the kept one is returned as it is (frozen), not a copy. */
   readOnly?: boolean;
+  /** The text's lines (split at \n) when the caller has them: a parse reads them instead of splitting the text again. */
+  lines?: readonly string[];
 }
 
 /** Whether a kept version's text is `text`, made from `editOf.base` by `editOf.edits` when those are given. */

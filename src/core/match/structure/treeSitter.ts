@@ -98,7 +98,7 @@ export function parseOutline(grammar: GrammarSpec, text: string, documentKey?: s
       parse,
       (tree, previous) => {
         const reads: TopReads = new Map();
-        return { outline: outlineOfTree(grammar, tree, text, { previous, next: reads }), memo: reads };
+        return { outline: outlineOfTree(grammar, tree, text, { previous, next: reads }, how?.lines), memo: reads };
       },
       how,
     );
@@ -205,8 +205,8 @@ interface ReadMemo {
 /** Top-level nodes read since the process started, and those whose read was reused from the tree reparsed (tests). */
 export const topReadStats = { read: 0, reused: 0 };
 
-function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string, memo?: ReadMemo): Outline {
-  const reader = new DeclReader(grammar, text.split('\n'), memo);
+function outlineOfTree(grammar: GrammarSpec, tree: TreeSitter.Tree, text: string, memo?: ReadMemo, lines?: readonly string[]): Outline {
+  const reader = new DeclReader(grammar, lines ?? text.split('\n'), memo);
   const root = tree.rootNode;
   const outline: Outline = { decls: reader.declsIn(root, false, true), reader: grammar.id, errors: root.hasError ? countErrors(root) : 0 };
   if (outline.errors > 0) {
