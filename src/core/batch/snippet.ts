@@ -7,6 +7,7 @@
 // A part the plan cannot place is refused with the same outcome kinds (ambiguous with every place, not
 // found with the closest text).
 
+import { pythonIndentProblem } from '../decide/pythonIndent';
 import type { ApplyOptions, ApplyResult, BlockOutcome, Candidate, LineRange, SearchReplaceBlock, TextEdit } from '../types';
 import { isPlaceholderLine } from '../formats/placeholders';
 import { type Decl, type Outline, outlineText, walkDecls } from '../match/structure/outline';
@@ -341,6 +342,12 @@ async function applyRead(
     // Where the block does not parse, its declarations' extents are guesses: refuse rather than place a guess.
     const line = (snippetOutline.firstError ?? 0) + 1;
     const reason = `it does not parse as ${snippetOutline.reader} (a syntax error near line ${line} of the code block: ${JSON.stringify(snippetLines[line - 1]?.trim() ?? '')}), so its declarations cannot be told apart; re-send it with each declaration complete (from its first line to its last), or as SEARCH/REPLACE blocks`;
+    return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
+  }
+  const indentProblem = snippetOutline.reader === 'python' ? pythonIndentProblem(snippetLines, placeholders) : undefined;
+  if (indentProblem !== undefined && pythonIndentProblem(fileLines, []) === undefined) {
+    // tree-sitter reads such a line without an error, as a statement of an outer scope: the outline would be a guess.
+    const reason = `${indentProblem.reason}; re-send it with each declaration complete and indented as the file is, or as SEARCH/REPLACE blocks`;
     return refused(documentText, fileLines, { status: 'invalid', what: 'the code block', reason }, fileName, report);
   }
   const config = isConfigFile(context.languageId, context.fileName);
