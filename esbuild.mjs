@@ -199,67 +199,60 @@ const common = {
 };
 
 /**
- * After each build of the CLI bundle (dist/cli-main.js), builds the executable that runs it through a V8
- * code cache (dist/cli.js, src/cliLoader.ts), naming the cache after the package version and a hash of the
- * bundle's bytes: V8 itself checks only the length of the source a cache was made from.
- * @type {import('esbuild').Plugin}
+ * A plugin that, after each build of a bundle, builds the small entry that runs it through a V8 code cache
+ * (src/cliLoader.ts for dist/cli.js, src/extensionLoader.ts for the Node host's dist/extension.js). The
+ * cache is named after the package version and a hash of the bundle's bytes, given to the loader as
+ * `keyName`: V8 itself checks only the length of the source a cache was made from.
+ * @param {{ bundle: string, entry: string, outfile: string, keyName: string, asciiOnly?: boolean, banner?: string }} loader
+ * @returns {import('esbuild').Plugin}
  */
-const cliLoader = {
-  name: 'cli-loader',
-  setup(build) {
-    build.onEnd(async (result) => {
-      if (result.errors.length > 0) return;
-      const bundle = fs.readFileSync(`${outdir}/cli-main.js`);
-      // The shipped bundle is kept ASCII (esbuild escapes strings; write a non-ASCII character in a regular
-      // expression as \uXXXX): the loader then reads it without UTF-8 decoding (src/node/codeCache.ts). A
-      // development build keeps the comments, and is read as UTF-8.
-      const nonAscii = production ? bundle.findIndex((byte) => byte >= 0x80) : -1;
-      if (nonAscii >= 0) {
-        const at = bundle.subarray(Math.max(0, nonAscii - 40), nonAscii + 40).toString('utf8');
-        throw new Error(`${outdir}/cli-main.js has a non-ASCII character near: ${at}`);
-      }
-      const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-      const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-      await esbuild.build({
-        ...common,
-        entryPoints: ['src/cliLoader.ts'],
-        outfile: `${outdir}/cli.js`,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        banner: { js: '#!/usr/bin/env node' },
-        define: { CLI_BUNDLE_KEY: JSON.stringify(`${version}-${hash}`) },
+function codeCacheLoader({ bundle, entry, outfile, keyName, asciiOnly = false, banner }) {
+  return {
+    name: `code-cache-loader:${outfile}`,
+    setup(build) {
+      build.onEnd(async (result) => {
+        if (result.errors.length > 0) return;
+        const bytes = fs.readFileSync(`${outdir}/${bundle}`);
+        // A shipped bundle read without UTF-8 decoding (src/node/codeCache.ts) must be ASCII: esbuild
+        // escapes strings; write a non-ASCII character in a regular expression as \uXXXX. A development
+        // build keeps the comments, and is read as UTF-8.
+        const nonAscii = asciiOnly && production ? bytes.findIndex((byte) => byte >= 0x80) : -1;
+        if (nonAscii >= 0) {
+          const at = bytes.subarray(Math.max(0, nonAscii - 40), nonAscii + 40).toString('utf8');
+          throw new Error(`${outdir}/${bundle} has a non-ASCII character near: ${at}`);
+        }
+        const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+        const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+        await esbuild.build({
+          ...common,
+          entryPoints: [entry],
+          outfile: `${outdir}/${outfile}`,
+          platform: 'node',
+          format: 'cjs',
+          target: 'node20',
+          ...(banner ? { banner: { js: banner } } : {}),
+          define: { [keyName]: JSON.stringify(`${version}-${hash}`) },
+        });
       });
-    });
-  },
-};
+    },
+  };
+}
 
-/**
- * After each build of the Node extension bundle (dist/extension-main.js), builds the Node host's entry that
- * runs it through a V8 code cache (dist/extension.js, src/extensionLoader.ts), naming the cache after the
- * package version and a hash of the bundle's bytes, as for the CLI.
- * @type {import('esbuild').Plugin}
- */
-const extensionLoader = {
-  name: 'extension-loader',
-  setup(build) {
-    build.onEnd(async (result) => {
-      if (result.errors.length > 0) return;
-      const bundle = fs.readFileSync(`${outdir}/extension-main.js`);
-      const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-      const hash = crypto.createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-      await esbuild.build({
-        ...common,
-        entryPoints: ['src/extensionLoader.ts'],
-        outfile: `${outdir}/extension.js`,
-        platform: 'node',
-        format: 'cjs',
-        target: 'node20',
-        define: { EXTENSION_BUNDLE_KEY: JSON.stringify(`${version}-${hash}`) },
-      });
-    });
-  },
-};
+const cliLoader = codeCacheLoader({
+  bundle: 'cli-main.js',
+  entry: 'src/cliLoader.ts',
+  outfile: 'cli.js',
+  keyName: 'CLI_BUNDLE_KEY',
+  asciiOnly: true,
+  banner: '#!/usr/bin/env node',
+});
+
+const extensionLoader = codeCacheLoader({
+  bundle: 'extension-main.js',
+  entry: 'src/extensionLoader.ts',
+  outfile: 'extension.js',
+  keyName: 'EXTENSION_BUNDLE_KEY',
+});
 
 /** @type {import('esbuild').BuildOptions[]} */
 const targets = [
