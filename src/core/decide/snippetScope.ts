@@ -314,7 +314,7 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
       const lines = reindent(shown, scope.indent.from, scope.indent.to, context.snippetStyle, context.fileStyle);
       if (!sameLines(fillBlanks(context, lines, to), context.file.lines.slice(from, to))) {
         const action = f.length === 0 ? 'inserted' : 'changed';
-        const what = f.length === 0 ? `lines ${s[0].start + 1}-${s[s.length - 1].end} of the code block` : lineSpan(from, to);
+        const what = f.length === 0 ? `${lineSpan(s[0].start, s[s.length - 1].end)} of the code block` : lineSpan(from, to);
         addEdit(context, { action, what, fileStart: from, fileEnd: to }, from, to, lines);
       }
       return;
@@ -351,8 +351,8 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
       searchLines: context.snippet.lines.slice(middle[0].start, middle[middle.length - 1].end),
     });
   }
-  const { rest: leftRest, after } = pairEdge(context, scope, pre, f, 'left', start);
-  const { rest: postRest, before } = pairEdge(context, scope, post, f, 'right', end);
+  const { rest: leftRest, after } = pairEdge(context, scope, pre, f, 'left', start, false, holes.length > 0);
+  const { rest: postRest, before } = pairEdge(context, scope, post, f, 'right', end, false, holes.length > 0);
   if (holes.length === 0) {
     // No placeholder: the block's last lines that are the gap's last lines (a `});` closing what both show)
     // stay the file's; the new lines go after the unit they follow, else before the one they precede.
@@ -393,6 +393,7 @@ function pairEdge(
   side: 'left' | 'right',
   at: number,
   exactOnly = false,
+  besidePlaceholder = false,
 ): { rest: Unit[]; after: number; before: number } {
   const order = side === 'left' ? f : [...f].reverse();
   const inward = side === 'left' ? units : [...units].reverse();
@@ -429,6 +430,9 @@ function pairEdge(
     }
     paired++;
   }
+  if (besidePlaceholder) {
+    refuseChangedBesidePlaceholder(context, side, inward, order, paired, same);
+  }
   let position = at;
   for (let k = 0; k < paired; k++) {
     const unit = inward[k];
@@ -455,12 +459,98 @@ function pairEdge(
   return { rest, after: side === 'left' ? position : at, before: side === 'right' ? position : at };
 }
 
+/** A changed line beside a placeholder this similar to the file's line there is that line edited. */
+const SURELY_CHANGED_SCORE = 0.75;
+/** A line that brings in a name from elsewhere: `import`, `from x import`, `using`, `#include`, `use`, `require(`. */
+const IMPORT_LINE = /^(?:import\b|from\s+\S+\s+import\b|using\s+[\w.]+\s*;|#\s*include\b|use\s+[\w:\\]+|(?:const|let|var)\s+.*=\s*require\()/;
+
+/** A last statement: a line after it would never run, so a line like it after a placeholder replaces it. */
+const ENDS_FLOW = /^(?:return|throw|raise|break|continue|exit)\b/;
+
+/** Whether `mine` has every token of `theirs`, in order, and more: the file's line with something added. */
+function extendsLine(mine: string, theirs: string): boolean {
+  const tokens = (text: string) => text.match(/\w+|[^\w\s]/g) ?? [];
+  const longer = tokens(mine);
+  const shorter = tokens(theirs);
+  let k = 0;
+  for (const token of longer) {
+    if (k < shorter.length && token === shorter[k]) {
+      k++;
+    }
+  }
+  return k === shorter.length && longer.length > shorter.length;
+}
+
+/**
+ * Lines of the block paired as changed between the scope's edge (or a paired unit) and a placeholder, with no
+ * line the file has unchanged on the placeholder's side of them: `// ... existing code ...` then
+ * `fmt.Println(sub(3, 1))` beside the file's last `fmt.Println(add(1, 2))` reads as that line changed or as a
+ * line added after it (a list of similar calls grows so), and nothing tells which. Refused, naming both.
+ */
+function refuseChangedBesidePlaceholder(
+  context: ScopeContext,
+  side: 'left' | 'right',
+  inward: readonly Unit[],
+  order: readonly Unit[],
+  paired: number,
+  same: (unit: Unit | undefined, fileUnit: Unit | undefined) => boolean,
+): void {
+  let unsure = paired;
+  while (unsure > 0 && !same(inward[unsure - 1], order[unsure - 1])) {
+    unsure--;
+  }
+  if (unsure === paired) {
+    return;
+  }
+  const surelyChanged = (k: number): boolean => {
+    const mine = context.snippet.lines[inward[k].start].trim().replace(/\s+/g, ' ');
+    const theirs = context.file.lines[order[k].start].trim().replace(/\s+/g, ' ');
+    if (side === 'right' && k === 0 && ENDS_FLOW.test(mine) && ENDS_FLOW.test(theirs)) {
+      return true;
+    }
+    // `import { a, b } from 'z'` beside the file's `import { a } from 'z'`: a new line repeating the whole of
+    // its neighbour and more is rare; the line grew.
+    if (extendsLine(mine, theirs)) {
+      return true;
+    }
+    // Imports are added far more often than rewritten; other lines this close are the line edited
+    // (`output += "</checkstyle>" + EOL;` for `output += "</checkstyle>\n";`), where a new line beside a
+    // similar one differs in what it names (`app.use(helmet())` after `app.use(cors())`).
+    return !IMPORT_LINE.test(mine) && similarity(mine, theirs) >= SURELY_CHANGED_SCORE;
+  };
+  let certain = true;
+  for (let k = unsure; k < paired; k++) {
+    certain &&= surelyChanged(k);
+  }
+  if (certain) {
+    return;
+  }
+  const units = inward.slice(unsure, paired);
+  const fileUnits = order.slice(unsure, paired);
+  const blockLines = units.map((u) => u.start + 1).sort((a, b) => a - b);
+  const fileLines = fileUnits.map((u) => u.start + 1).sort((a, b) => a - b);
+  const range = (ns: number[]) => (ns.length === 1 ? `line ${ns[0]}` : `lines ${ns[0]}-${ns[ns.length - 1]}`);
+  const where = side === 'right' ? 'after' : 'before';
+  const neighbour = side === 'right' ? 'before' : 'after';
+  const beyond = order[paired]?.type === 'line' ? order[paired] : undefined;
+  throw new PlanRefusal({
+    status: 'ambiguous',
+    what: `${range(blockLines)} of the code block`,
+    reason:
+      `${range(blockLines)} of the code block, next to a placeholder, ${units.length === 1 ? 'is' : 'are'} like the file's ${range(fileLines)} but not the same, ` +
+      `so ${units.length === 1 ? 'it' : 'they'} may change ${fileUnits.length === 1 ? 'that line' : 'those lines'} or be ${units.length === 1 ? 'a new line' : 'new lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}; ` +
+      `to change ${fileUnits.length === 1 ? 'it' : 'them'}, show the file's line ${neighbour} ${fileUnits.length === 1 ? 'it' : 'them'}${beyond ? ` (line ${beyond.start + 1})` : ''} unchanged between the placeholder and the changed ${units.length === 1 ? 'line' : 'lines'}; ` +
+      `to add, show the file's ${range(fileLines)} unchanged and the new ${units.length === 1 ? 'line' : 'lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}`,
+    places: [{ start: Math.min(...fileUnits.map((u) => u.start)), end: Math.max(...fileUnits.map((u) => u.end)) }],
+  });
+}
+
 function refuseUnanchored(context: ScopeContext, units: readonly Unit[]): never {
   const first = units[0];
   const last = units[units.length - 1];
   throw new PlanRefusal({
     status: 'not_found',
-    what: first.type === 'decl' ? describeDecl(first.decl) : `lines ${first.start + 1}-${last.end} of the code block`,
+    what: first.type === 'decl' ? describeDecl(first.decl) : `${lineSpan(first.start, last.end)} of the code block`,
     reason:
       'nothing the code block shows is in the file, so nothing tells where this goes; show the declaration it follows (or precedes), or put a placeholder line (`// ... existing code ...`) on the side where the file goes on',
     searchLines: context.snippet.lines.slice(first.start, last.end),
@@ -566,7 +656,7 @@ function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[]
   const what =
     decls.length > 0
       ? decls.map((u) => describeOwned(u.decl, scope)).join(', ')
-      : `lines ${units[0].start + 1}-${units[units.length - 1].end} of the code block`;
+      : `${lineSpan(units[0].start, units[units.length - 1].end)} of the code block`;
   addEdit(context, { action: 'inserted', what, fileStart: at, fileEnd: at }, at, at, [...above, ...lines, ...below]);
 }
 

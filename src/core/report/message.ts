@@ -238,6 +238,12 @@ export function formatCodeBlockMessage(input: CodeBlockMessageInput): string {
   const verdict = outcome ? verdictOf(outcome) : undefined;
   if (verdict?.kind === 'ambiguous') {
     const places = verdict.occurrences;
+    if (places.length === 1) {
+      // One place read two ways (a line changed, or a line added beside it): the reason says what to show.
+      return [`${head}: ${what} can be read two ways at ${rangeText(places[0])}.`, ...(why ? [`Why: ${ensurePeriod(why)}`] : []), '', ...quotedPlaces(places)]
+        .join('\n')
+        .trimEnd();
+    }
     const out = [`${head}: ${what} fits ${places.length} places: ${joinList(places.map((c) => rangeText(c)))}.`];
     if (why) {
       out.push(`Why: ${ensurePeriod(why)}`);
@@ -284,7 +290,7 @@ function codeBlockAppliedMessage(input: CodeBlockMessageInput): string {
     .map((p) =>
       p.action === 'removed' && p.range
         ? `removed ${rangeText(p.range)}${/^lines? \d/.test(p.what) ? '' : `: ${p.what}`}`
-        : `${p.action} ${p.what}${p.range ? ` (${rangeText(p.range)})` : ''}`,
+        : `${p.action} ${p.what}${p.range && !/^lines? \d+(-\d+)?$/.test(p.what) ? ` (${/ of the code block$/.test(p.what) ? 'at ' : ''}${rangeText(p.range)})` : ''}`,
     );
   const gone = removed.length > 0 ? joinList(removed.map((r) => `removed ${rangeText(r)}: ${r.what}`)) : '';
   const kept = input.kept ? `; kept ${input.kept}: the block did not show them` : '';
