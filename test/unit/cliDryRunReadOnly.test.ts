@@ -42,7 +42,7 @@ describe('dry runs say "Would apply", never "Applied"', () => {
     assert.equal(code, 0, json.message);
     assert.match(
       json.message,
-      /^Would apply the code block to shop\.py: replaced function total \(lines 1-2\); kept function count: the block did not show them\.$/,
+      /^Would apply the code block to shop\.py: replaced function total \(lines 1-2\); kept function count: the block did not show it\.$/,
     );
     assert.equal(read(dir, 'shop.py'), SHOP);
   });

@@ -104,7 +104,7 @@ describe('applySnippet: the shapes of a code block', () => {
     assert.equal(result.content, js.replace("'utf8'", "'latin1'"));
     assert.equal(result.snippet.wholeFile, false);
     assert.deepEqual(result.snippet.removed, []);
-    assert.match(result.message, /kept function old: the block did not show them/);
+    assert.match(result.message, /kept function old: the block did not show it/);
   });
 
   test('a block that shows every top-level declaration is a rewrite: unchanged lines untouched, its removals listed', async () => {

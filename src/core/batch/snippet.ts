@@ -391,7 +391,7 @@ async function applyRead(
   recordParts(result.blocks, plan, made, report);
   const kept = plan.wholeFile ? [] : keptByPartialTop(fileLines, fileOutline, snippetLines, snippetOutline, placeholders);
   if (kept.length > 0 && result.blocks.length > 0) {
-    result.blocks[0].notes.push(`kept ${listDecls(kept)}: the block did not show them`);
+    result.blocks[0].notes.push(`kept ${listDecls(kept)}: the block did not show ${kept.length === 1 ? 'it' : 'them'}`);
   }
   result.message = formatCodeBlockMessage({
     fileName,

@@ -49,6 +49,16 @@ function firstAndLast(lines: readonly string[]): [string, string] | undefined {
 }
 
 /**
+ * The block shows a declaration of the file without the comments, decorators or attributes the file has
+ * right above it: a model leaves a doc comment out for brevity, and a declaration replaced on its own keeps
+ * it, so the block is read declaration by declaration, not as a rewrite that would drop them.
+ */
+function showsWithoutLeads(fileTop: readonly Decl[], blockTop: readonly Decl[]): boolean {
+  const bare = new Set(blockTop.filter((d) => d.lead === d.start).map((d) => d.name));
+  return fileTop.some((d) => d.lead < d.start && bare.has(d.name));
+}
+
+/**
  * A block without placeholders covers the file (a rewrite) under the strict rule (decide/audit/wholeFile.ts):
  * it shows every top-level declaration of the file and most of its other top-level lines; a file without
  * declarations, when the block has its first and last lines and half its length. Never a configuration file.
@@ -63,6 +73,9 @@ export function coversFile(file: FileView, snippet: SnippetView): boolean {
       config: file.config ?? false,
     })
   ) {
+    return false;
+  }
+  if (showsWithoutLeads(top, snippet.outline.decls)) {
     return false;
   }
   const fileEnds = firstAndLast(file.lines);

@@ -108,3 +108,28 @@ export function mayStandFor(shown: Decl, decl: Decl): boolean {
   const families = new Set([shown.family, decl.family]);
   return !(families.has('callable') && families.has('type'));
 }
+
+/**
+ * The block's indentation of a declaration's members: its first member line's, or a placeholder's indented
+ * under the header and less deep than that line (`  // ... existing code ...` above a continuation line at
+ * four). A placeholder at the header's depth or left of it (Copilot's column-0 ones) says nothing.
+ */
+export function memberLead(context: ScopeContext, shown: Decl): string {
+  const interior = shown.interior;
+  const header = leadOf(context.snippet.lines[shown.start]);
+  let placeholder: string | undefined;
+  for (let i = interior?.start ?? 0; interior && i < interior.end; i++) {
+    const line = context.snippet.lines[i];
+    if (line.trim() === '') {
+      continue;
+    }
+    const lead = leadOf(line);
+    if (!context.snippet.placeholders[i]) {
+      return placeholder !== undefined && placeholder.length < lead.length && lead.startsWith(placeholder) ? placeholder : lead;
+    }
+    if (placeholder === undefined && lead.length > header.length && lead.startsWith(header)) {
+      placeholder = lead;
+    }
+  }
+  return placeholder ?? header + (context.snippetStyle.tabs ? '\t' : ' '.repeat(context.snippetStyle.unit));
+}

@@ -240,7 +240,12 @@ export function formatCodeBlockMessage(input: CodeBlockMessageInput): string {
     const places = verdict.occurrences;
     if (places.length === 1) {
       // One place read two ways (a line changed, or a line added beside it): the reason says what to show.
-      return [`${head}: ${what} can be read two ways at ${rangeText(places[0])}.`, ...(why ? [`Why: ${ensurePeriod(why)}`] : []), '', ...quotedPlaces(places)]
+      return [
+        `${head}: ${what} can be read two ways at ${rangeText(places[0])}.`,
+        ...(why ? [`Why: ${ensurePeriod(why)}`] : []),
+        '',
+        ...quotedPlaces(places),
+      ]
         .join('\n')
         .trimEnd();
     }
@@ -293,7 +298,7 @@ function codeBlockAppliedMessage(input: CodeBlockMessageInput): string {
         : `${p.action} ${p.what}${p.range && !/^lines? \d+(-\d+)?$/.test(p.what) ? ` (${/ of the code block$/.test(p.what) ? 'at ' : ''}${rangeText(p.range)})` : ''}`,
     );
   const gone = removed.length > 0 ? joinList(removed.map((r) => `removed ${rangeText(r)}: ${r.what}`)) : '';
-  const kept = input.kept ? `; kept ${input.kept}: the block did not show them` : '';
+  const kept = input.kept ? `; kept ${input.kept}: the block did not show ${input.kept.includes(', ') ? 'them' : 'it'}` : '';
   if (rewrite) {
     const touched = joinList(parts.flatMap((p) => (p.range ? [rangeText(p.range, false)] : [])));
     const where = touched ? ` (lines ${touched} changed)` : '';

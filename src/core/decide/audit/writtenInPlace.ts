@@ -73,7 +73,8 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
     }
     return i < 0 || i >= blockLines.length || placeholders[i] ? -1 : i;
   };
-  /** The result line from `r` in direction `dir` that is the block's line `k`, kept lead lines skipped; -1 when none. */
+  const fileHasLine = lazyLineSet(fileLines);
+  /** The result line from `r` in direction `dir` that is the block's line `k`, the file's lead lines skipped; -1 when none. */
   const resultNeighbour = (r: number, dir: 1 | -1, k: number): number => {
     for (let i = r + dir; i >= 0 && i < resultLines.length; i += dir) {
       if (blank(resultLines[i])) {
@@ -82,7 +83,7 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
       if (sameLine(resultKeys.at(i), blockKeys[k])) {
         return i;
       }
-      if (fromFile[i] < 0 || !LEAD.test(resultLines[i])) {
+      if (!LEAD.test(resultLines[i]) || (fromFile[i] < 0 && !fileHasLine(resultLines[i]))) {
         return -1;
       }
     }
@@ -138,6 +139,16 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
   return undefined;
 }
 
+// Whether the file has a line (trimmed): the line diff may pair the file's comment opener or closer with the
+// block's copy and call the file's own one, kept above a neighbour declaration, written. Made when first asked.
+function lazyLineSet(fileLines: readonly string[]): (line: string) => boolean {
+  let trimmed: Set<string> | undefined;
+  return (line) => {
+    trimmed ??= new Set(fileLines.map((l) => l.trim()));
+    return trimmed.has(line.trim());
+  };
+}
+
 /**
  * A line of the file the diff did not pair (two equal lines, `/**` or `}`, and the diff kept the other):
  * it stands between the same lines as a line of the file with its text.
@@ -153,9 +164,16 @@ function standsAsInFile(r: number, resultLines: readonly string[], resultKeys: L
   };
   const [above, below] = [near(resultLines, resultKeys, r, -1), near(resultLines, resultKeys, r, 1)];
   const own = resultKeys.at(r);
-  return fileLines.some(
-    (line, f) => keyEquals(line, own) && near(fileLines, fileKeys, f, -1) === above && near(fileLines, fileKeys, f, 1) === below,
-  );
+  // A comment line (`/**`, ` */`) is the file's own beside the rest of its comment: the same neighbour on
+  // one side is enough, as the block's new code may stand on the other.
+  const comment = LEAD.test(resultLines[r]);
+  return fileLines.some((line, f) => {
+    if (!keyEquals(line, own)) {
+      return false;
+    }
+    const [sameAbove, sameBelow] = [near(fileLines, fileKeys, f, -1) === above, near(fileLines, fileKeys, f, 1) === below];
+    return comment ? sameAbove || sameBelow : sameAbove && sameBelow;
+  });
 }
 
 /** The kept line of the result right beside `r` (blank lines between) with the same text, or -1. */
