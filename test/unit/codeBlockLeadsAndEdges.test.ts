@@ -213,3 +213,75 @@ describe('code blocks: a line beside a placeholder like the file line there', ()
     });
   }
 });
+
+describe('code blocks: lines after a placeholder that close what they never open', () => {
+  // commander's Command class: 89 methods at two spaces, the class closed at column 0.
+  const real = 'node_modules/commander/lib/command.js';
+  const file = fs.readFileSync(path.join(ROOT, real), 'utf8');
+  const fileLines = file.split('\n');
+  const methods = fileLines.flatMap((line, start) => {
+    if (!/^ {2}[a-zA-Z_]\w*\(.*\) \{$/.test(line)) {
+      return [];
+    }
+    const end = fileLines.findIndex((l, i) => i > start && l === '  }');
+    return end > start + 1 ? [{ start, end }] : [];
+  });
+  /** The file with a statement added as the method's first line. */
+  const withStatement = (m: { start: number }) => [
+    ...fileLines.slice(0, m.start + 1),
+    '    this._checked = true;',
+    ...fileLines.slice(m.start + 1),
+  ];
+
+  test(`${real}: each method, shown as Copilot writes it (a column-0 placeholder, the method, the class's closing brace, a placeholder), is changed exactly`, async () => {
+    assert.ok(methods.length >= 50, `${methods.length} methods`);
+    let applied = 0;
+    const refused: string[] = [];
+    for (const m of methods) {
+      const edited = withStatement(m);
+      const block = lines('// ...existing code...', ...edited.slice(m.start, m.end + 2), '}', '// ...existing code...');
+      const result = await apply(file, block, 'command.js');
+      if (result.status === 'applied') {
+        applied++;
+        assert.equal(result.content, edited.join('\n'), `${fileLines[m.start]}: ${result.message}`);
+      } else {
+        // A method whose brackets a line scan cannot count (a template literal over two lines) stays refused.
+        refused.push(fileLines[m.start].trim());
+      }
+    }
+    assert.ok(applied >= methods.length * 0.9, `${applied} of ${methods.length} applied; refused: ${refused.join(' ')}`);
+  });
+
+  test(`${real}: the tail of each method and its closing brace after a placeholder is changed exactly when its first line is once in the file`, async () => {
+    let applied = 0;
+    let unsure = 0;
+    for (const m of methods) {
+      if (m.end - m.start < 4) {
+        continue;
+      }
+      // The method's last two lines before its `}`, a new statement between them.
+      const tail = fileLines.slice(m.end - 2, m.end);
+      const edited = [...fileLines.slice(0, m.end - 1), '    this._checked = true;', ...fileLines.slice(m.end - 1)];
+      const block = lines('// ...existing code...', tail[0], '    this._checked = true;', tail[1], '  }', '// ...existing code...');
+      const result = await apply(file, block, 'command.js');
+      const once = fileLines.filter((l) => l.trim() === tail[0].trim()).length === 1;
+      if (result.status === 'applied') {
+        applied++;
+        assert.ok(once, `${tail[0]}: applied though the line stands more than once`);
+        assert.equal(result.content, edited.join('\n'), `${fileLines[m.start]}: ${result.message}`);
+      } else {
+        unsure++;
+      }
+    }
+    assert.ok(applied > 20 && unsure > 0, `applied ${applied}, refused ${unsure}`);
+  });
+
+  test('lines that close more than they open with nothing in the file to say what: refused as before', async () => {
+    const result = await apply(
+      file,
+      lines('// ...existing code...', '    return this.nowhere;', '  }', '}', '// ...existing code...'),
+      'command.js',
+    );
+    assert.notEqual(result.status, 'applied', result.message);
+  });
+});

@@ -17,7 +17,13 @@ import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
 import { straightenCurlyQuotes } from '../write/curlyQuotes';
 import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
 import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
-import { type ClosedBlock, closeAfterLastPlaceholder, closesDeclarations } from '../decide/snippetClosers';
+import {
+  type ClosedBlock,
+  closeAfterLastPlaceholder,
+  closesDeclarations,
+  openAfterPlaceholders,
+  opensDeclarations,
+} from '../decide/snippetClosers';
 import { sketchReason } from '../decide/snippetSketch';
 import type { PlannedEdit, Refusal, SnippetPart } from '../decide/snippetTypes';
 import { markAmbiguous, markInvalid, undecided } from '../decide/outcome';
@@ -306,6 +312,21 @@ function readBlock(
   return { snippetLines, placeholders, snippetOutline, implied };
 }
 
+/** The block read with the openings its placeholders stand for, when lines after one close what they never opened. */
+function readOpenings(
+  block: ReturnType<typeof readBlock>,
+  file: { lines: readonly string[]; outline: Outline },
+  readers: Readers,
+): ReturnType<typeof readBlock> {
+  const opened = block.snippetOutline.errors > 0 ? openAfterPlaceholders(block.snippetLines, block.placeholders, file) : undefined;
+  const openedOutline = opened && readers.readSnippet(opened.lines, opened.placeholders);
+  if (!opened || !openedOutline || !opensDeclarations(openedOutline, opened)) {
+    return block;
+  }
+  trimPlaceholderLeads(openedOutline.decls, opened.placeholders);
+  return { snippetLines: opened.lines, placeholders: opened.placeholders, snippetOutline: openedOutline, implied: opened.implied };
+}
+
 async function applyRead(
   documentText: string,
   snippet: SnippetInput,
@@ -316,10 +337,11 @@ async function applyRead(
 ): Promise<SnippetResult> {
   const fileName = options.fileName ?? snippet.fileName ?? 'the file';
   const context = { languageId: snippet.languageId ?? options.languageId, fileName: snippet.fileName ?? options.fileName };
-  const { snippetLines, placeholders, snippetOutline, implied } = readBlock(snippet, options, readers, context, documentText);
   const text = documentText.replace(/\r\n/g, '\n');
   const fileLines = splitLines(text);
   const fileOutline = readers.read(text, fileLines);
+  const read = readBlock(snippet, options, readers, context, documentText);
+  const { snippetLines, placeholders, snippetOutline, implied } = readOpenings(read, { lines: fileLines, outline: fileOutline }, readers);
   const report: SnippetReport = { reader: fileOutline.reader, wholeFile: false, parts: [], removed: [] };
   if (readers.problem) {
     report.grammarProblem = readers.problem;

@@ -91,3 +91,114 @@ export function closesDeclarations(outline: Outline, implied: readonly boolean[]
   const ends = new Set([...walkDecls(outline.decls)].map(({ decl }) => decl.end));
   return outline.errors === 0 && implied.every((isImplied, i) => !isImplied || ends.has(i));
 }
+
+/** How many `}` the lines close that they did not open; undefined when a bracket pairs wrongly or `)`/`]` has no opener. */
+function closersWithoutOpeners(lines: readonly string[]): number | undefined {
+  let unmatched = 0;
+  const open: string[] = [];
+  for (const line of lines) {
+    // Strings and comments hold brackets that are no code's: strip the simple ones.
+    const code = line.replace(/\/\/.*$|\/\*.*?\*\/|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '');
+    for (const ch of code) {
+      if ('{(['.includes(ch)) {
+        open.push(ch);
+      } else if ('})]'.includes(ch)) {
+        const last = open.pop();
+        if (last === undefined && ch === '}') {
+          unmatched++;
+        } else if (last === undefined || '{(['.indexOf(last) !== '})]'.indexOf(ch)) {
+          return undefined;
+        }
+      }
+    }
+  }
+  return unmatched;
+}
+
+/**
+ * Lines after a placeholder that close declarations they never open (Copilot's column-0 `// ...existing
+ * code...` above a method and its class's `}`; the tail of a method and its `}` after a placeholder): the
+ * placeholder stands for their openings too. The file says which declarations: those around the first line
+ * shown, which must stand once in the file. The block is read with the file's own first lines of each of
+ * them written in after the placeholder, each followed by a placeholder for what comes before the lines
+ * shown, and, for the outer ones the lines do not close, a placeholder and the file's closing line after
+ * them; all marked implied. Undefined when no part of the block closes more than it opens, or the file
+ * does not say.
+ */
+export function openAfterPlaceholders(
+  lines: readonly string[],
+  placeholders: readonly boolean[],
+  file: { lines: readonly string[]; outline: Outline },
+): ClosedBlock | undefined {
+  const out: ClosedBlock = { lines: [], placeholders: [], implied: [] };
+  const push = (line: string, placeholder: boolean, implied: boolean) => {
+    out.lines.push(line);
+    out.placeholders.push(placeholder);
+    out.implied.push(implied);
+  };
+  const leadOf = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
+  let opened = false;
+  for (let i = 0; i < lines.length; i++) {
+    push(lines[i], placeholders[i], false);
+    if (!placeholders[i]) {
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length && !placeholders[end]) {
+      end++;
+    }
+    const shown = lines.slice(i + 1, end);
+    const closers = closersWithoutOpeners(shown);
+    if (closers === undefined || closers === 0) {
+      continue;
+    }
+    const first = shown.find((l) => l.trim() !== '') ?? '';
+    const at = file.lines.flatMap((l, n) => (l.trim() === first.trim() ? [n] : []));
+    if (at.length !== 1) {
+      return undefined;
+    }
+    // Outermost first.
+    const around = [...walkDecls(file.outline.decls)]
+      .map(({ decl }) => decl)
+      .filter((d) => d.interior !== undefined && d.interior.start <= at[0] && at[0] < d.interior.end)
+      .sort((a, b) => a.start - b.start);
+    if (around.length < closers) {
+      return undefined;
+    }
+    const placeholderText = lines[i].trim();
+    around.forEach((decl, k) => {
+      for (let n = decl.start; n < decl.interior!.start; n++) {
+        push(file.lines[n], false, true);
+      }
+      push(`${leadOf(k + 1 < around.length ? file.lines[around[k + 1].start] : first)}${placeholderText}`, true, true);
+    });
+    for (const line of shown) {
+      push(line, false, false);
+    }
+    // The outer declarations the lines shown do not close: the rest of each, and its closing line.
+    const open = around.slice(0, around.length - closers).reverse();
+    open.forEach((decl, k) => {
+      const inner = k === 0 ? around[around.length - closers] : open[k - 1];
+      push(`${leadOf(file.lines[inner.start])}${placeholderText}`, true, true);
+      push(file.lines[decl.end], false, true);
+    });
+    i = end - 1;
+    opened = true;
+  }
+  return opened ? out : undefined;
+}
+
+/**
+ * Whether every implied line the file gave (not a placeholder) starts, continues the first lines of, or ends a
+ * declaration of the block as read: else they do not open what the lines shown close, and are a guess.
+ */
+export function opensDeclarations(outline: Outline, block: ClosedBlock): boolean {
+  const decls = [...walkDecls(outline.decls)].map(({ decl }) => decl);
+  const starts = new Set(decls.map((d) => d.start));
+  const ends = new Set(decls.map((d) => d.end));
+  const header = (i: number) => i > 0 && block.implied[i - 1] && !block.placeholders[i - 1];
+  return (
+    outline.errors === 0 &&
+    block.implied.every((isImplied, i) => !isImplied || block.placeholders[i] || starts.has(i) || ends.has(i) || header(i))
+  );
+}
