@@ -267,6 +267,10 @@ export function runElisionCase(seed: number, index: number): ElisionCaseResult {
     fullSearch = fullSearch.map(shift);
     replace = replace.map(shift);
     full = full.map(shift);
+    if (file.join('\n').includes(fullSearch.join('\n'))) {
+      // Re-indented, SEARCH is another place's text (mocha's runner.js has the same lines two spaces deeper).
+      return { kind: 'skipped' };
+    }
   }
   const eol = rng() < 0.25 ? '\r\n' : '\n';
   const text = file.join(eol) + eol;
