@@ -24,7 +24,7 @@ export interface IndentStyle {
 
 const TAB_COLUMNS = 4;
 
-function columnsOf(lead: string): number {
+export function columnsOf(lead: string): number {
   let cols = 0;
   for (const ch of lead) {
     cols = ch === '\t' ? cols + TAB_COLUMNS - (cols % TAB_COLUMNS) : cols + 1;

@@ -9,6 +9,7 @@
 import { type Decl, describeDecl } from '../match/structure/outline';
 import { similarity } from '../match/fuzzy/similarity';
 import { leadOf, reindent } from './snippetIndent';
+import { movedDepths } from './snippetDepths';
 import { refuseChangedBesidePlaceholder } from './snippetEdgeLines';
 import { childLead, mayStandFor, memberLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
 
@@ -242,6 +243,12 @@ export function mergeScope(context: ScopeContext, scope: Scope): void {
       all.push(anchor);
     }
     previous = anchor;
+  }
+  const lines = all
+    .filter(([i, j]) => sUnits[i].type === 'line' && fUnits[j].type === 'line')
+    .map(([i, j]) => [sUnits[i].start, fUnits[j].start] as [number, number]);
+  for (const { from, to, written } of movedDepths(context, lines, scope.indent)) {
+    addEdit(context, { action: 'changed', what: lineSpan(from, to), fileStart: from, fileEnd: to }, from, to, written);
   }
   const unplaced = new Set(declPairs.filter((_, k) => !inOrder.has(k)).map((p) => p[0]));
   let left: [number, number] = [-1, -1];
