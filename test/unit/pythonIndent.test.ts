@@ -93,4 +93,54 @@ describe('python indentation of a code block', () => {
     assert.equal(result.content ?? file, file);
     assert.match(result.message, /line 4 of the code block is indented to no outer level.*unindent does not match/);
   });
+
+  test(
+    'a dedent over levels first seen after a placeholder ends: every line of real Python as a placeholder (it had looped forever)',
+    { timeout: 60_000 },
+    () => {
+      let checked = 0;
+      for (const file of realPython) {
+        const lines = fs.readFileSync(file, 'utf8').split('\n');
+        for (let i = 0; i < lines.length; i++) {
+          if (lines[i].trim() === '') {
+            continue;
+          }
+          const withPlaceholder = [...lines];
+          withPlaceholder[i] = `${/^\s*/.exec(lines[i])?.[0] ?? ''}# ... existing code ...`;
+          const placeholders = withPlaceholder.map((_, k) => k === i);
+          assert.equal(pythonIndentProblem(withPlaceholder, placeholders), undefined, `${file}, placeholder at line ${i + 1}`);
+          checked++;
+        }
+      }
+      assert.ok(checked > 500, `${checked} placements`);
+    },
+  );
+
+  test('a method edited after a placeholder, a top-level def after its class: applied', { timeout: 20_000 }, async () => {
+    const file = [
+      'class Service:',
+      '    def load(self):',
+      '        data = 1',
+      '        return data',
+      '',
+      '',
+      'def main():',
+      '    print(Service().load())',
+      '',
+    ].join('\n');
+    const block = [
+      'class Service:',
+      '    def load(self):',
+      '        # ... existing code ...',
+      '        return data + 1',
+      '',
+      '',
+      'def main():',
+      '    print(Service().load())',
+      '',
+    ].join('\n');
+    const result = await applySnippet(file, { code: block, fileName: 'service.py' }, { grammars: testGrammars, fileName: 'service.py' });
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.content, file.replace('return data\n', 'return data + 1\n'));
+  });
 });

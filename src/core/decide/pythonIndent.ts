@@ -127,7 +127,9 @@ export function pythonIndentProblem(lines: readonly string[], placeholders: read
     } else if (column < top) {
       let unsure = false;
       while (stack.length > 0 && stack[stack.length - 1] > column) {
-        unsure ||= unsureLevels.has(stack.pop()!);
+        // Pop first: `unsure ||= has(pop())` stops popping once unsure, and the loop never ends.
+        const level = stack.pop()!;
+        unsure = unsureLevels.has(level) || unsure;
       }
       const outer = stack[stack.length - 1];
       if (unsure && outer !== column) {
