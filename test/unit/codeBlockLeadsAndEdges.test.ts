@@ -285,3 +285,60 @@ describe('code blocks: lines after a placeholder that close what they never open
     assert.notEqual(result.status, 'applied', result.message);
   });
 });
+
+describe('code blocks: found by review', () => {
+  test('a whole file shown without a decorator is a rewrite that drops it (a doc comment left out is kept, above)', async () => {
+    const file = lines(
+      'import pytest',
+      '',
+      '',
+      '@pytest.mark.skip(reason="slow")',
+      'def test_add():',
+      '    assert 1 + 1 == 2',
+      '',
+      '',
+      'def test_sub():',
+      '    assert 1 - 1 == 0',
+      '',
+    );
+    const rewritten = file.replace('@pytest.mark.skip(reason="slow")\n', '').replace('1 - 1 == 0', '2 - 1 == 1');
+    const result = await apply(file, rewritten, 't_test.py');
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.content, rewritten, result.message);
+    assert.match(result.message, /rewrite of the whole file/);
+  });
+
+  test('a method after a placeholder two columns left of it is a member, at the members depth, its body too', async () => {
+    const py = await apply(
+      lines('class A:', '    def foo(self):', '        return 1', ''),
+      lines('class A:', '  # ... existing code ...', '    def bar(self):', '        return 2', ''),
+      'a.py',
+    );
+    assert.equal(
+      py.content,
+      lines('class A:', '    def foo(self):', '        return 1', '', '    def bar(self):', '        return 2', ''),
+      py.message,
+    );
+    const ts = await apply(
+      lines('class A {', '    foo(): number {', '        return 1;', '    }', '}', ''),
+      lines('class A {', '  // ... existing code ...', '    bar(): number {', '        return 2;', '    }', '}', ''),
+      'a.ts',
+    );
+    assert.equal(
+      ts.content,
+      lines(
+        'class A {',
+        '    foo(): number {',
+        '        return 1;',
+        '    }',
+        '',
+        '    bar(): number {',
+        '        return 2;',
+        '    }',
+        '}',
+        '',
+      ),
+      ts.message,
+    );
+  });
+});

@@ -49,14 +49,17 @@ function firstAndLast(lines: readonly string[]): [string, string] | undefined {
 }
 
 /**
- * The block shows a declaration of the file without the comments, decorators or attributes the file has
- * right above it: a model leaves a doc comment out for brevity, and a declaration replaced on its own keeps
+ * The block shows a declaration of the file without the doc comment the file has right above it: a model leaves a doc comment out for brevity, and a declaration replaced on its own keeps
  * it, so the block is read declaration by declaration, not as a rewrite that would drop them.
  */
-function showsWithoutLeads(fileTop: readonly Decl[], blockTop: readonly Decl[]): boolean {
+function showsWithoutLeads(file: FileView, blockTop: readonly Decl[]): boolean {
   const bare = new Set(blockTop.filter((d) => d.lead === d.start).map((d) => d.name));
-  return fileTop.some((d) => d.lead < d.start && bare.has(d.name));
+  const documented = (d: Decl) => file.lines.slice(d.lead, d.start).some((l) => DOC_COMMENT.test(l));
+  return file.outline.decls.some((d) => d.lead < d.start && bare.has(d.name) && documented(d));
 }
+
+/** A comment line (not a decorator or an attribute, which a rewrite that leaves them out means to drop). */
+const DOC_COMMENT = /^\s*(\/\/|\/\*|\*|#(?!\[)|--|"""|''')/;
 
 /**
  * A block without placeholders covers the file (a rewrite) under the strict rule (decide/audit/wholeFile.ts):
@@ -75,7 +78,7 @@ export function coversFile(file: FileView, snippet: SnippetView): boolean {
   ) {
     return false;
   }
-  if (showsWithoutLeads(top, snippet.outline.decls)) {
+  if (showsWithoutLeads(file, snippet.outline.decls)) {
     return false;
   }
   const fileEnds = firstAndLast(file.lines);
@@ -138,7 +141,12 @@ export function planSnippet(file: FileView, snippet: SnippetView): SnippetPlan {
     file,
     snippet,
     fileStyle,
-    snippetStyle: blockStyle(snippet.lines, file.lines, fileStyle),
+    // A placeholder's indentation is no level of the block's (`  # ... existing code ...` above a method at four).
+    snippetStyle: blockStyle(
+      snippet.lines.map((line, i) => (snippet.placeholders[i] ? '' : line)),
+      file.lines,
+      fileStyle,
+    ),
     edits: [],
     parts: [],
     found: [],

@@ -111,8 +111,9 @@ export function mayStandFor(shown: Decl, decl: Decl): boolean {
 
 /**
  * The block's indentation of a declaration's members: its first member line's, or a placeholder's indented
- * under the header and less deep than that line (`  // ... existing code ...` above a continuation line at
- * four). A placeholder at the header's depth or left of it (Copilot's column-0 ones) says nothing.
+ * under the header and less deep than that line when it is no declaration (`  // ... existing code ...` above
+ * a continuation line at four). A placeholder at the header's depth or left of it (Copilot's column-0 ones)
+ * says nothing.
  */
 export function memberLead(context: ScopeContext, shown: Decl): string {
   const interior = shown.interior;
@@ -125,7 +126,10 @@ export function memberLead(context: ScopeContext, shown: Decl): string {
     }
     const lead = leadOf(line);
     if (!context.snippet.placeholders[i]) {
-      return placeholder !== undefined && placeholder.length < lead.length && lead.startsWith(placeholder) ? placeholder : lead;
+      // A member declaration sets the depth of members itself (a placeholder two columns left of a method is
+      // the model's slip, not a level).
+      const member = shown.children.some((c) => c.lead === i || c.start === i);
+      return !member && placeholder !== undefined && placeholder.length < lead.length && lead.startsWith(placeholder) ? placeholder : lead;
     }
     if (placeholder === undefined && lead.length > header.length && lead.startsWith(header)) {
       placeholder = lead;
