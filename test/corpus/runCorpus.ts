@@ -150,6 +150,11 @@ export function tallyLine(name: string, t: Tally): string {
   );
 }
 
+/** One language's tally in one line. */
+export function languageLine(language: string, own: Tally): string {
+  return `${language}: ${own.cases} cases, ${own.applied} right, ${own.trailing > 0 ? `${own.trailing} trailing whitespace dropped, ` : ''}${own.refused} refused, ${own.wrong} wrong${own.deleting > 0 ? ` (${own.deleting} deleting unshown code)` : ''}`;
+}
+
 /** One line for the failures note: the case, its verdict and the first line of what happened. */
 export function diagnosisLine(id: string, run: CaseRun): string {
   const message = run.detail
