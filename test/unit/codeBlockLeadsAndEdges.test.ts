@@ -342,3 +342,34 @@ describe('code blocks: found by review', () => {
     );
   });
 });
+
+describe('code blocks: the file goes on after the block ends', () => {
+  // bulma's docs/_sass/docs/examples.scss, commit b85d1898 (the commit corpus): SCSS is read by its
+  // indentation only; the second rule, with no placeholder after it, had replaced every rule to the file's end.
+  const rule = (name: string, image: string) =>
+    lines(`.${name} {`, `  background-image: url(${image});`, '  background-size: cover;', '  border-radius: 0.5em;', '}');
+  const tail = Array.from({ length: 12 }, (_, k) => lines(`.after-${k} {`, `  @include mx.thing(${k});`, '}')).join('\n\n');
+  const file = [
+    rule('overlay-parent', 'https://example.com/a.jpg'),
+    '.middle {\n  color: red;\n}',
+    rule('center-parent', 'https://example.com/b.jpg'),
+    tail,
+    '',
+  ].join('\n\n');
+
+  test('two rules changed, a placeholder between and none after: each changed, every rule after kept', async () => {
+    const block = [
+      rule('overlay-parent', '/assets/one.jpg'),
+      '// ... existing code ...',
+      rule('center-parent', '/assets/one.jpg'),
+      '',
+    ].join('\n\n');
+    const result = await apply(file, block, 'examples.scss');
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(
+      result.content,
+      file.replace('https://example.com/a.jpg', '/assets/one.jpg').replace('https://example.com/b.jpg', '/assets/one.jpg'),
+      result.message,
+    );
+  });
+});

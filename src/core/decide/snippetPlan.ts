@@ -221,7 +221,10 @@ function planTop(context: ScopeContext): void {
   mergeScope(context, {
     file: { start: 0, end: file.lines.length, decls: fileTop },
     snippet: { start: 0, end: snippet.lines.length, decls: snippet.outline.decls },
-    bounded: snippet.placeholders.some(Boolean),
+    // The file's top and end are no lines the block shows: what it has before the block's first line of the
+    // file, or after its last, stays (an SCSS rule shown last, without a placeholder after it, had replaced
+    // every rule to the end of the file).
+    bounded: false,
     indent: { from: leadOf(firstFilled(snippet.lines, snippet.placeholders)), to: '' },
   });
 }

@@ -9,6 +9,7 @@
 import { type Decl, describeDecl } from '../match/structure/outline';
 import { similarity } from '../match/fuzzy/similarity';
 import { leadOf, reindent } from './snippetIndent';
+import { keepEdgeBlanks } from './snippetBlanks';
 import { movedDepths } from './snippetDepths';
 import { refuseChangedBesidePlaceholder } from './snippetEdgeLines';
 import { childLead, mayStandFor, memberLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
@@ -359,8 +360,16 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
       searchLines: context.snippet.lines.slice(middle[0].start, middle[middle.length - 1].end),
     });
   }
-  const { rest: leftRest, after } = pairEdge(context, scope, pre, f, 'left', start, false, holes.length > 0);
-  const { rest: postRest, before } = pairEdge(context, scope, post, f, 'right', end, false, holes.length > 0);
+  const besidePlaceholder = holes.length > 0;
+  const owned = scope.file.owner !== undefined;
+  const { rest: leftRest, after } = pairEdge(context, scope, pre, f, 'left', start, false, {
+    besidePlaceholder,
+    anchored: gap.leftEnd !== undefined || owned,
+  });
+  const { rest: postRest, before } = pairEdge(context, scope, post, f, 'right', end, false, {
+    besidePlaceholder,
+    anchored: gap.rightStart !== undefined || owned,
+  });
   if (holes.length === 0) {
     // No placeholder: the block's last lines that are the gap's last lines (a `});` closing what both show)
     // stay the file's; the new lines go after the unit they follow, else before the one they precede.
@@ -401,7 +410,7 @@ function pairEdge(
   side: 'left' | 'right',
   at: number,
   exactOnly = false,
-  besidePlaceholder = false,
+  edge: { besidePlaceholder?: boolean; anchored?: boolean } = {},
 ): { rest: Unit[]; after: number; before: number } {
   const order = side === 'left' ? f : [...f].reverse();
   const inward = side === 'left' ? units : [...units].reverse();
@@ -418,7 +427,10 @@ function pairEdge(
   for (let k = 0; k < order.length && k < inward.length; k++) {
     const unit = inward[k];
     const fileUnit = order[k];
-    if (exactOnly ? !same(unit, fileUnit) : !alike(unit, fileUnit)) {
+    // Between a paired unit and a line both have next, a line stands for the file's line there, however much
+    // it changed (a `background-image` url replaced in an SCSS rule).
+    const sandwiched = edge.anchored && unit.type === 'line' && fileUnit.type === 'line' && same(inward[k + 1], order[k + 1]);
+    if (exactOnly ? !same(unit, fileUnit) : !alike(unit, fileUnit) && !sandwiched) {
       break;
     }
     const mine = context.snippet.lines[unit.start];
@@ -438,7 +450,7 @@ function pairEdge(
     }
     paired++;
   }
-  if (besidePlaceholder) {
+  if (edge.besidePlaceholder) {
     refuseChangedBesidePlaceholder(context, side, inward, order, paired, same);
   }
   let position = at;
@@ -583,34 +595,6 @@ function insertUnits(context: ScopeContext, scope: Scope, units: readonly Unit[]
 }
 
 const blankAbove = (lines: readonly string[], line: number): boolean => line > 0 && lines[line - 1].trim() === '';
-
-/** Blank lines at the start (dir 1) or end (dir -1) of a body's interior. */
-function edgeBlanks(lines: readonly string[], interior: { start: number; end: number }, dir: 1 | -1): number {
-  let count = 0;
-  for (let i = dir === 1 ? interior.start : interior.end - 1; i >= interior.start && i < interior.end && lines[i].trim() === ''; i += dir) {
-    count++;
-  }
-  return count;
-}
-
-/**
- * A declaration shown whole over the file's keeps the blank lines the file has inside its braces, right
- * after the first line and before the last, when the block has none there: a model drops them when it
- * shows a namespace or class around the one member it changes, never to remove them.
- */
-function keepEdgeBlanks(lines: string[], shown: Decl, target: Decl, snippetLines: readonly string[], fileLines: readonly string[]): void {
-  if (!shown.interior || !target.interior || shown.interior.end <= shown.interior.start) {
-    return;
-  }
-  const tail = edgeBlanks(fileLines, target.interior, -1);
-  if (tail > 0 && tail < target.interior.end - target.interior.start && edgeBlanks(snippetLines, shown.interior, -1) === 0) {
-    lines.splice(shown.interior.end - shown.lead, 0, ...new Array<string>(tail).fill(''));
-  }
-  const head = edgeBlanks(fileLines, target.interior, 1);
-  if (head > 0 && head < target.interior.end - target.interior.start && edgeBlanks(snippetLines, shown.interior, 1) === 0) {
-    lines.splice(shown.interior.start - shown.lead, 0, ...new Array<string>(head).fill(''));
-  }
-}
 
 /** Export and visibility words that open a declaration's first line (`export default`, Rust's `pub(crate)`). */
 const LEADING_MODIFIERS = /^(export\s+(default\s+)?|pub(\([^)]*\))?\s+)/;
