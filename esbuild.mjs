@@ -52,7 +52,8 @@ const vscodeApiBindings = {
  * with a copy of the same module in dist/extension-main.js. The web worker host cannot load a second file
  * synchronously (its `require` serves only 'vscode' and it blocks importScripts): there the web bundle's
  * activate() starts reading dist/web/engine.js and evaluating it, and every entry point that can reach the
- * engine waits for that (src/extension/engineGate.ts). The CLI keeps the engine inside: it needs it at once.
+ * engine waits for that (src/extension/engineGate.ts). The CLI keeps the engine inside: it needs it at once
+ * (but not the code-block placer: CLI_CODE_BLOCK_MODULES).
  */
 const LAZY_ENGINE_MODULES = [
   'src/core/engine.ts',
@@ -72,17 +73,37 @@ const LAZY_ENGINE_MODULES = [
   'src/core/report/hunks.ts',
   'src/core/report/review.ts',
 ];
-const engineEntry = {
-  contents: LAZY_ENGINE_MODULES.map((file) => `export * from './${file}';`).join('\n'),
-  resolveDir: process.cwd(),
-  sourcefile: 'engine-entry.ts',
-  loader: /** @type {const} */ ('ts'),
-};
 
-/** What the engine bundle exports, by evaluating an in-memory build of it (it is pure: no imports). */
-async function engineExports() {
+/**
+ * The CLI's code-block placer (`apply --snippet`, and the code blocks of an answer given to `patch`):
+ * tree-sitter's runtime, the declaration planner and the config files' parsers (yaml, jsonc-parser,
+ * smol-toml) are about 370 kB of the 540 kB the CLI bundle held, and `apply --blocks`, an agent loop's
+ * command, never runs them (issue 28). dist/cli-code-blocks.js, required on first use as dist/engine.js is
+ * in the Node extension host, under the same rules; dist/cli.js runs it through a code cache of its own.
+ */
+const CLI_CODE_BLOCK_MODULES = ['src/core/batch/snippet.ts'];
+
+/**
+ * The entry of a bundle that re-exports `modules`.
+ * @param {string[]} modules
+ * @param {string} name
+ */
+const lazyEntry = (modules, name) => ({
+  contents: modules.map((file) => `export * from './${file}';`).join('\n'),
+  resolveDir: process.cwd(),
+  sourcefile: `${name}-entry.ts`,
+  loader: /** @type {const} */ ('ts'),
+});
+const engineEntry = lazyEntry(LAZY_ENGINE_MODULES, 'engine');
+const cliCodeBlocksEntry = lazyEntry(CLI_CODE_BLOCK_MODULES, 'cli-code-blocks');
+
+/**
+ * What a lazily loaded bundle exports, by evaluating an in-memory build of it (it is pure: no imports).
+ * @param {esbuild.StdinOptions} entry
+ */
+async function lazyExports(entry) {
   const result = await esbuild.build({
-    stdin: engineEntry,
+    stdin: entry,
     bundle: true,
     write: false,
     platform: 'node',
@@ -91,7 +112,7 @@ async function engineExports() {
   });
   const module = { exports: /** @type {Record<string, unknown>} */ ({}) };
   const noRequire = (/** @type {string} */ name) => {
-    throw new Error(`the engine bundle must not require anything (it requires ${name})`);
+    throw new Error(`a lazily loaded bundle must not require anything as it loads (${entry.sourcefile} requires ${name})`);
   };
   new Function('module', 'exports', 'require', result.outputFiles[0].text)(module, module.exports, noRequire);
   return module.exports;
@@ -102,25 +123,29 @@ async function engineExports() {
  * the engine bundle: in the Node bundle (`load: 'require'`) they require dist/engine.js the first time one
  * is called; in the web bundle (`load: 'gate'`) they call the engine that web.ts loaded asynchronously
  * (engineGate.ts loadedEngine(), which throws when an entry point did not wait for it). A class or an
- * object among the engine's exports fails the build: it could not be forwarded faithfully.
+ * object among the engine's exports fails the build: it could not be forwarded faithfully. The CLI's
+ * bundle forwards CLI_CODE_BLOCK_MODULES to dist/cli-code-blocks.js the same way.
  * @param {'require' | 'gate'} load
+ * @param {{ modules: string[], entry: esbuild.StdinOptions, file: string }} lazyBundle
  * @returns {import('esbuild').Plugin}
  */
-const lazyEngine = (load) => ({
+const lazyEngine = (load, { modules, entry, file } = { modules: LAZY_ENGINE_MODULES, entry: engineEntry, file: './engine.js' }) => ({
   name: 'lazy-engine',
   setup(build) {
-    const lazy = new Set(LAZY_ENGINE_MODULES.map((file) => path.resolve(file)));
-    build.onResolve({ filter: /^\.\/engine\.js$/, namespace: 'lazy-engine' }, () => ({ path: './engine.js', external: true }));
-    const names = LAZY_ENGINE_MODULES.map((file) => path.basename(file, '.ts')).join('|');
+    const lazy = new Set(modules.map((module) => path.resolve(module)));
+    build.onResolve({ filter: /.*/, namespace: 'lazy-engine' }, (args) =>
+      args.path === file ? { path: file, external: true } : undefined,
+    );
+    const names = modules.map((module) => path.basename(module, '.ts')).join('|');
     build.onResolve({ filter: new RegExp(`/(${names})$`) }, (args) =>
       lazy.has(path.resolve(args.resolveDir, `${args.path}.ts`)) ? { path: 'engine', namespace: 'lazy-engine' } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'lazy-engine' }, async () => {
       const lines =
         load === 'require'
-          ? ['let engine;', "const load = () => (engine ??= require('./engine.js'));"]
+          ? ['let engine;', `const load = () => (engine ??= require(${JSON.stringify(file)}));`]
           : ["import { loadedEngine as load } from './src/extension/engineGate';"];
-      for (const [name, value] of Object.entries(await engineExports())) {
+      for (const [name, value] of Object.entries(await lazyExports(entry))) {
         if (typeof value === 'function' && !/^class\b/.test(Function.prototype.toString.call(value))) {
           lines.push(`export function ${name}(...args) { return load().${name}(...args); }`);
         } else if (value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)) {
@@ -201,28 +226,33 @@ const common = {
 /**
  * A plugin that, after each build of a bundle, builds the small entry that runs it through a V8 code cache
  * (src/cliLoader.ts for dist/cli.js, src/extensionLoader.ts for the Node host's dist/extension.js). The
- * cache is named after the package version and a hash of the bundle's bytes, given to the loader as
+ * cache is named after the package version and a hash of the bundles' bytes (the CLI's two: the loader
+ * runs the second one through a cache of its own when the first requires it), given to the loader as
  * `keyName`: V8 itself checks only the length of the source a cache was made from.
- * @param {{ bundle: string, entry: string, outfile: string, keyName: string, asciiOnly?: boolean, banner?: string }} loader
+ * @param {{ bundles: string[], entry: string, outfile: string, keyName: string, asciiOnly?: boolean, banner?: string }} loader
  * @returns {import('esbuild').Plugin}
  */
-function codeCacheLoader({ bundle, entry, outfile, keyName, asciiOnly = false, banner }) {
+function codeCacheLoader({ bundles, entry, outfile, keyName, asciiOnly = false, banner }) {
   return {
     name: `code-cache-loader:${outfile}`,
     setup(build) {
       build.onEnd(async (result) => {
         if (result.errors.length > 0) return;
-        const bytes = fs.readFileSync(`${outdir}/${bundle}`);
-        // A shipped bundle read without UTF-8 decoding (src/node/codeCache.ts) must be ASCII: esbuild
-        // escapes strings; write a non-ASCII character in a regular expression as \uXXXX. A development
-        // build keeps the comments, and is read as UTF-8.
-        const nonAscii = asciiOnly && production ? bytes.findIndex((byte) => byte >= 0x80) : -1;
-        if (nonAscii >= 0) {
-          const at = bytes.subarray(Math.max(0, nonAscii - 40), nonAscii + 40).toString('utf8');
-          throw new Error(`${outdir}/${bundle} has a non-ASCII character near: ${at}`);
+        const sha = crypto.createHash('sha256');
+        for (const bundle of bundles) {
+          const bytes = fs.readFileSync(`${outdir}/${bundle}`);
+          // A shipped bundle read without UTF-8 decoding (src/node/codeCache.ts) must be ASCII: esbuild
+          // escapes strings; write a non-ASCII character in a regular expression as \uXXXX. A development
+          // build keeps the comments, and is read as UTF-8.
+          const nonAscii = asciiOnly && production ? bytes.findIndex((byte) => byte >= 0x80) : -1;
+          if (nonAscii >= 0) {
+            const at = bytes.subarray(Math.max(0, nonAscii - 40), nonAscii + 40).toString('utf8');
+            throw new Error(`${outdir}/${bundle} has a non-ASCII character near: ${at}`);
+          }
+          sha.update(bytes);
         }
         const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-        const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+        const hash = sha.digest('hex').slice(0, 16);
         await esbuild.build({
           ...common,
           entryPoints: [entry],
@@ -239,7 +269,7 @@ function codeCacheLoader({ bundle, entry, outfile, keyName, asciiOnly = false, b
 }
 
 const cliLoader = codeCacheLoader({
-  bundle: 'cli-main.js',
+  bundles: ['cli-main.js', 'cli-code-blocks.js'],
   entry: 'src/cliLoader.ts',
   outfile: 'cli.js',
   keyName: 'CLI_BUNDLE_KEY',
@@ -248,7 +278,7 @@ const cliLoader = codeCacheLoader({
 });
 
 const extensionLoader = codeCacheLoader({
-  bundle: 'extension-main.js',
+  bundles: ['extension-main.js'],
   entry: 'src/extensionLoader.ts',
   outfile: 'extension.js',
   keyName: 'EXTENSION_BUNDLE_KEY',
@@ -303,21 +333,46 @@ const targets = [
     format: 'cjs',
     target: 'node20',
   },
-  {
-    ...common,
-    entryPoints: ['src/cli.ts'],
-    plugins: [cliLoader],
-    outfile: `${outdir}/cli-main.js`,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-  },
 ];
 
+/** @type {import('esbuild').BuildOptions} */
+const cliCodeBlocksTarget = {
+  ...common,
+  stdin: cliCodeBlocksEntry,
+  outfile: `${outdir}/cli-code-blocks.js`,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const cliTarget = {
+  ...common,
+  entryPoints: ['src/cli.ts'],
+  plugins: [lazyEngine('require', { modules: CLI_CODE_BLOCK_MODULES, entry: cliCodeBlocksEntry, file: './cli-code-blocks.js' }), cliLoader],
+  outfile: `${outdir}/cli-main.js`,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+};
+
 copyGrammars();
+// The CLI's loader is named after both CLI bundles (cliLoader): the main one, whose build ends by building
+// the loader, is built after the code blocks' one, and again whenever that one is.
 if (watch) {
   const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
-  await Promise.all(contexts.map((c) => c.watch()));
+  const cli = await esbuild.context(cliTarget);
+  /** @type {import('esbuild').Plugin} */
+  const rebuildCli = {
+    name: 'rebuild-cli',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length === 0) cli.rebuild().catch(() => undefined);
+      });
+    },
+  };
+  const cliCodeBlocks = await esbuild.context({ ...cliCodeBlocksTarget, plugins: [rebuildCli] });
+  await Promise.all([...contexts, cli, cliCodeBlocks].map((c) => c.watch()));
 } else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  await Promise.all([...targets.map((t) => esbuild.build(t)), esbuild.build(cliCodeBlocksTarget).then(() => esbuild.build(cliTarget))]);
 }

@@ -281,7 +281,8 @@ async function main() {
       starts = { node, web };
     }
     const sizes = bundleSizes(extensionDir);
-    const isCli = (/** @type {string} */ name) => name === 'dist/cli.js' || name === 'dist/cli-main.js';
+    const isCli = (/** @type {string} */ name) =>
+      name === 'dist/cli.js' || name === 'dist/cli-main.js' || name === 'dist/cli-code-blocks.js';
     const shipped = sizes.filter((s) => !isCli(s.name));
 
     const rows = [];

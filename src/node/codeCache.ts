@@ -148,6 +148,9 @@ export function compileWithCodeCache(file: string, cacheFile: string): CompiledB
  * `cacheFile` must name this exact bundle text (e.g. by a hash of it): V8 itself only checks the length.
  * `v8Flags` (setV8Flags) are set before the bundle is compiled and again before the cache is made, so a
  * run that changed them meanwhile (runLength.ts) still writes a cache the next run accepts.
+ * `onDemand` maps the relative path by which the bundle requires another one beside it, only for some
+ * commands (e.g. './cli-code-blocks.js'), to that one's cache file: that `require` compiles and runs it
+ * the same way, once.
  */
 export function runWithCodeCache(
   file: string,
@@ -155,12 +158,35 @@ export function runWithCodeCache(
   require: NodeJS.Require,
   module: NodeJS.Module,
   v8Flags: string,
+  onDemand: ReadonlyMap<string, string> = new Map(),
 ): CachedRun {
   setV8Flags(v8Flags);
   const bundle = compileWithCodeCache(file, cacheFile);
   if (!bundle.usedCache) {
     process.once('exit', () => bundle.saveCache(() => setV8Flags(v8Flags)));
   }
-  bundle.run(require, module);
+  bundle.run(onDemand.size === 0 ? require : requireOnDemand(require, path.dirname(file), onDemand, v8Flags), module);
   return { usedCache: bundle.usedCache };
+}
+
+/** `require` that runs each bundle of `onDemand` (path relative to `dir`, to cache file) through its cache, once. */
+function requireOnDemand(require: NodeJS.Require, dir: string, onDemand: ReadonlyMap<string, string>, v8Flags: string): NodeJS.Require {
+  const loaded = new Map<string, unknown>();
+  const requireBundle = (id: string): unknown => {
+    const cacheFile = onDemand.get(id);
+    if (cacheFile === undefined) {
+      return require(id);
+    }
+    if (!loaded.has(id)) {
+      const bundle = compileWithCodeCache(path.join(dir, id), cacheFile);
+      if (!bundle.usedCache) {
+        process.once('exit', () => bundle.saveCache(() => setV8Flags(v8Flags)));
+      }
+      const module = { exports: {} } as NodeJS.Module;
+      bundle.run(require, module);
+      loaded.set(id, module.exports);
+    }
+    return loaded.get(id);
+  };
+  return Object.assign(requireBundle, require);
 }

@@ -257,6 +257,7 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
   }
 
   test('same output and exit code with no cache, a cache, a damaged cache and the cache turned off', () => {
+    // A plain code block (--snippet) also runs dist/cli-code-blocks.js, through a cache of its own.
     fs.mkdirSync(scratch);
     fs.mkdirSync(path.join(tmp, 'tmpdir'));
     const build = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', path.join(app, 'dist')], {
@@ -269,34 +270,47 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
     const version = (JSON.parse(manifest) as { version: string }).version;
     fs.writeFileSync(path.join(scratch, 'a.js'), 'function a() {\n  return 1;\n}\n');
     const miss = '<<<<<<< SEARCH\nfunction b() {\n  return 1;\n}\n=======\nfunction b() {\n  return 2;\n}\n>>>>>>> REPLACE\n';
+    const codeBlock = 'function a() {\n  return 3;\n}\n';
     const commands: Array<[string[], string]> = [
       [['--version'], ''],
       [['apply', 'a.js', '--dry-run', '--json'], miss],
+      [['apply', 'a.js', '--snippet', '-', '--dry-run', '--json'], codeBlock],
     ];
     const folder = path.join(tmp, 'tmpdir', process.getuid ? `resilient-apply-${process.getuid()}` : 'resilient-apply');
     const expected = commands.map(([args, input]) => cli(args, { NODE_DISABLE_COMPILE_CACHE: '1' }, input));
     assert.equal(expected[0].stdout, `${version}\n`);
     assert.equal(expected[1].code, 1, expected[1].stderr);
+    assert.equal(expected[2].code, 0, expected[2].stderr);
+    assert.match(expected[2].stdout, /return 3;/);
     assert.ok(!fs.existsSync(folder), 'NODE_DISABLE_COMPILE_CACHE did not turn the cache off');
 
-    const runAll = (when: string) =>
+    const runAll = (when: string, after?: (command: number) => void) =>
       commands.forEach(([args, input], i) => {
         const r = cli(args, {}, input);
         assert.deepEqual(r, expected[i], `${args.join(' ')} ${when}`);
+        after?.(i);
       });
-    runAll('without a cache');
-    const files = fs.readdirSync(folder);
-    assert.equal(files.length, 1);
-    assert.match(files[0], new RegExp(`^${version.replace(/\./g, '\\.')}-[0-9a-f]{16}\\.cache$`));
-    const cacheFile = path.join(folder, files[0]);
-    const written = fs.readFileSync(cacheFile);
+    // Only a code block loads the code-block placer, and so makes its cache.
+    runAll('without a cache', (i) =>
+      assert.equal(fs.readdirSync(folder).length, i < 2 ? 1 : 2, `cache files after ${commands[i][0].join(' ')}`),
+    );
+    const files = fs.readdirSync(folder).sort();
+    const key = `${version.replace(/\./g, '\\.')}-[0-9a-f]{16}`;
+    assert.equal(files.length, 2, files.join(', '));
+    assert.match(files[0], new RegExp(`^${key}-code-blocks\\.cache$`));
+    assert.match(files[1], new RegExp(`^${key}\\.cache$`));
+    assert.equal(files[0], files[1].replace(/\.cache$/, '-code-blocks.cache'));
+    const cacheFiles = files.map((file) => path.join(folder, file));
+    const written = cacheFiles.map((file) => fs.readFileSync(file));
     runAll('with a cache');
-    assert.ok(fs.readFileSync(cacheFile).equals(written), 'runs with a good cache rewrote it');
-    const damaged = Buffer.from(written);
-    damaged[Math.floor(damaged.length / 4)] ^= 0xff;
-    fs.writeFileSync(cacheFile, damaged);
-    runAll('with a damaged cache');
-    assertValidCacheFile(cacheFile);
+    cacheFiles.forEach((file, i) => assert.ok(fs.readFileSync(file).equals(written[i]), `runs with a good cache rewrote ${files[i]}`));
+    cacheFiles.forEach((file, i) => {
+      const damaged = Buffer.from(written[i]);
+      damaged[Math.floor(damaged.length / 4)] ^= 0xff;
+      fs.writeFileSync(file, damaged);
+    });
+    runAll('with damaged caches');
+    cacheFiles.forEach(assertValidCacheFile);
   });
 
   test('an ordinary run goes without the optimising compiler; a large document or a whole-document search turns it on', () => {

@@ -173,6 +173,7 @@ const RUN: { line: string; run: () => void }[] = [
         [
           'package/LICENSE',
           'package/README.md',
+          'package/dist/cli-code-blocks.js',
           'package/dist/cli-main.js',
           'package/dist/cli.js',
           'package/dist/mcp.js',
