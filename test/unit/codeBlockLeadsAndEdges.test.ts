@@ -287,6 +287,20 @@ describe('code blocks: lines after a placeholder that close what they never open
 });
 
 describe('code blocks: found by review', () => {
+  test('a new return after a placeholder never lands after the file return, where it would never run', async () => {
+    const file = lines('function foo(x: number): number {', '  a();', '  return x;', '}', '');
+    const result = await apply(
+      file,
+      lines('function foo(x: number): number {', '  // ... existing code ...', '  return computeSomethingElse(x, y);', '}', ''),
+      'foo.ts',
+    );
+    if (result.status === 'applied') {
+      assert.equal(result.content, file.replace('return x;', 'return computeSomethingElse(x, y);'), result.message);
+    } else {
+      assert.equal(result.content ?? file, file);
+    }
+  });
+
   test('a whole file shown without a decorator is a rewrite that drops it (a doc comment left out is kept, above)', async () => {
     const file = lines(
       'import pytest',

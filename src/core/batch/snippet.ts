@@ -480,9 +480,12 @@ function resultTextOf(
     runs.push(fileLines.slice(untouched, line));
     let stretch = '';
     let copied = lineStart;
+    const stretchAt = lineStart + (length - text.length);
     do {
       const edit = edits[i];
-      if (edit.start < copied || edit.end < edit.start || edit.end > text.length) {
+      // Two insertions at one place could be read in either order: the content says which.
+      const again = i > 0 && edit.start <= edits[i - 1].start;
+      if (again || edit.start < copied || edit.end < edit.start || edit.end > text.length) {
         return split();
       }
       stretch += text.slice(copied, edit.start) + edit.newText;
@@ -494,12 +497,17 @@ function resultTextOf(
       }
       i++;
     } while (i < edits.length && edits[i].start <= lineEnd());
-    runs.push(splitLines(stretch + text.slice(copied, lineEnd())));
+    const written = stretch + text.slice(copied, lineEnd());
+    if (!content.startsWith(written, stretchAt)) {
+      // The edits are the engine's account of the content; where they do not spell it, the content is read.
+      return split();
+    }
+    runs.push(splitLines(written));
     lineStart = lineEnd() + 1;
     line++;
   }
   runs.push(fileLines.slice(line));
-  const lines = ([] as string[]).concat(...runs);
+  const lines = runs.flat();
   // The edits are the engine's account of the content: a content of another length is read as it is.
   return length === content.length ? { text: content, lines, editOf: { base: text, edits } } : split();
 }

@@ -20,7 +20,7 @@ const IMPORT_LINE =
   /^(?:import\b|from\s+\S+\s+import\b|using\s+[\w.]+\s*;|#\s*include\b|use\s+[\w:\\]+|(?:const|let|var)\s+.*=\s*require\()/;
 
 /** A last statement: a line after it would never run, so a line like it after a placeholder replaces it. */
-const ENDS_FLOW = /^(?:return|throw|raise|break|continue|exit)\b/;
+export const ENDS_FLOW = /^(?:return|throw|raise|break|continue|exit)\b/;
 
 /** Whether `mine` has every token of `theirs`, in order, and more: the file's line with something added. */
 function extendsLine(mine: string, theirs: string): boolean {
@@ -97,5 +97,6 @@ export function refuseChangedBesidePlaceholder<U extends LineUnit>(
       `to change ${fileUnits.length === 1 ? 'it' : 'them'}, show the file's line ${neighbour} ${fileUnits.length === 1 ? 'it' : 'them'}${beyond ? ` (line ${beyond.start + 1})` : ''} unchanged between the placeholder and the changed ${units.length === 1 ? 'line' : 'lines'}; ` +
       `to add, show the file's ${range(fileLines)} unchanged and the new ${units.length === 1 ? 'line' : 'lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}`,
     places: [{ start: Math.min(...fileUnits.map((u) => u.start)), end: Math.max(...fileUnits.map((u) => u.end)) }],
+    twoReadings: true,
   });
 }

@@ -11,7 +11,7 @@ import { similarity } from '../match/fuzzy/similarity';
 import { leadOf, reindent } from './snippetIndent';
 import { keepEdgeBlanks } from './snippetBlanks';
 import { movedDepths } from './snippetDepths';
-import { refuseChangedBesidePlaceholder } from './snippetEdgeLines';
+import { ENDS_FLOW, refuseChangedBesidePlaceholder } from './snippetEdgeLines';
 import { childLead, mayStandFor, memberLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
 
 export interface Scope {
@@ -430,7 +430,9 @@ function pairEdge(
     // Between a paired unit and a line both have next, a line stands for the file's line there, however much
     // it changed (a `background-image` url replaced in an SCSS rule).
     const sandwiched = edge.anchored && unit.type === 'line' && fileUnit.type === 'line' && same(inward[k + 1], order[k + 1]);
-    if (exactOnly ? !same(unit, fileUnit) : !alike(unit, fileUnit) && !sandwiched) {
+    // A last `return` (or `throw`) for the file's last one: a line after it would never run.
+    const lastFlow = side === 'right' && k === 0 && ENDS_FLOW.test(mineOf(unit)) && ENDS_FLOW.test(theirsOf(fileUnit));
+    if (exactOnly ? !same(unit, fileUnit) : !alike(unit, fileUnit) && !sandwiched && !lastFlow) {
       break;
     }
     const mine = context.snippet.lines[unit.start];

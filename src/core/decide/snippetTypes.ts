@@ -49,6 +49,8 @@ export interface Refusal {
   places?: Array<{ start: number; end: number }>;
   /** not_found: the block's lines to look for near misses in the file. */
   searchLines?: string[];
+  /** ambiguous at one place: the block's lines may change the file's there or be added beside them. */
+  twoReadings?: boolean;
 }
 
 export interface RemovedDecl {

@@ -216,7 +216,7 @@ export interface CodeBlockMessageInput {
   /** A whole-file rewrite's removed declarations. */
   removed: ReadonlyArray<{ what: string } & LineRange>;
   /** The part that could not be placed and why (the plan's refusal); absent when the engine refused. */
-  refusal?: { what: string; reason: string };
+  refusal?: { what: string; reason: string; twoReadings?: boolean };
   /** The file already holds every line it shows, at these lines. */
   unchanged?: LineRange;
   /** A partial edit that starts at the file's top: the top-level declarations it did not show, kept ("function b, function c"). */
@@ -238,7 +238,7 @@ export function formatCodeBlockMessage(input: CodeBlockMessageInput): string {
   const verdict = outcome ? verdictOf(outcome) : undefined;
   if (verdict?.kind === 'ambiguous') {
     const places = verdict.occurrences;
-    if (places.length === 1) {
+    if (places.length === 1 && input.refusal?.twoReadings) {
       // One place read two ways (a line changed, or a line added beside it): the reason says what to show.
       return [
         `${head}: ${what} can be read two ways at ${rangeText(places[0])}.`,

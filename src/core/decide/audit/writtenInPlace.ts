@@ -20,6 +20,11 @@ const blank = (line: string): boolean => line.trim() === '';
  */
 const LEAD = /^\s*(\/\/|\/\*|\*|#|--|;|<!--|%|'|@[\w.]+(\(.*\))?\s*$|\[[\w.]+(\(.*\))?\]\s*$)/;
 
+// A comment line of the file, for the two allowances the line diff's pairing of repeated lines needs (a
+// JSDoc's opener, middle and closer lines): not a string line (`'a',`) or a preprocessor line, which LEAD
+// also lets stand above a declaration.
+const COMMENT = /^\s*(\/\/|\/\*|\*|#(?=\s|$)|--\s|<!--)/;
+
 /** Lines that repeat next to each other in real code: closers, `else`, `end`, closing tags. */
 const REPEATABLE = /^([\])}>;,]*|end;?|fi|done|esac|endif|#endif|else|break;|\}?else\{?|<\/[\w.:-]+>|\*\/)$/;
 
@@ -83,7 +88,7 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
       if (sameLine(resultKeys.at(i), blockKeys[k])) {
         return i;
       }
-      if (!LEAD.test(resultLines[i]) || (fromFile[i] < 0 && !fileHasLine(resultLines[i]))) {
+      if (fromFile[i] >= 0 ? !LEAD.test(resultLines[i]) : !COMMENT.test(resultLines[i]) || !fileHasLine(resultLines[i])) {
         return -1;
       }
     }
@@ -166,7 +171,7 @@ function standsAsInFile(r: number, resultLines: readonly string[], resultKeys: L
   const own = resultKeys.at(r);
   // A comment line (`/**`, ` */`) is the file's own beside the rest of its comment: the same neighbour on
   // one side is enough, as the block's new code may stand on the other.
-  const comment = LEAD.test(resultLines[r]);
+  const comment = COMMENT.test(resultLines[r]);
   return fileLines.some((line, f) => {
     if (!keyEquals(line, own)) {
       return false;
