@@ -6,7 +6,7 @@
 // bundles' bytes, so a cache never outlives them.
 // NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns the cache off.
 import path = require('node:path');
-import { cacheDirectory, runWithCodeCache } from './node/codeCache';
+import { cachePath, runWithCodeCache } from './node/codeCache';
 import { setV8Flags, SHORT_RUN_V8_FLAGS } from './node/runLength';
 
 declare const CLI_BUNDLE_KEY: string;
@@ -16,7 +16,7 @@ if (process.env.NODE_DISABLE_COMPILE_CACHE) {
   setV8Flags(SHORT_RUN_V8_FLAGS);
   require(bundle);
 } else {
-  const cache = path.join(cacheDirectory(), CLI_BUNDLE_KEY);
+  const cache = cachePath(CLI_BUNDLE_KEY);
   const onDemand = new Map([['./cli-code-blocks.js', `${cache}-code-blocks.cache`]]);
   runWithCodeCache(bundle, `${cache}.cache`, require, module, SHORT_RUN_V8_FLAGS, onDemand);
 }

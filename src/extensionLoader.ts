@@ -8,7 +8,7 @@
 // web worker host loads dist/web/extension.js itself.
 import path = require('node:path');
 import type * as vscode from 'vscode';
-import { cacheDirectory, compileWithCodeCache } from './node/codeCache';
+import { cachePath, compileWithCodeCache } from './node/codeCache';
 
 declare const EXTENSION_BUNDLE_KEY: string;
 
@@ -29,8 +29,7 @@ if (process.env.NODE_DISABLE_COMPILE_CACHE) {
 } else {
   // Named after V8's version too: two editors on one machine (e.g. Stable and Insiders) run this build on
   // different V8s, each of which rejects the other's cache.
-  const v8 = process.versions.v8.replace(/[^\w.-]/g, '_');
-  const compiled = compileWithCodeCache(bundle, path.join(cacheDirectory(), `extension-${EXTENSION_BUNDLE_KEY}-v8-${v8}.cache`));
+  const compiled = compileWithCodeCache(bundle, `${cachePath(`extension-${EXTENSION_BUNDLE_KEY}`)}.cache`);
   compiled.run(require, module);
   const main = module.exports as ExtensionModule;
   module.exports = {

@@ -30,6 +30,14 @@ export function cacheDirectory(tmpdir = os.tmpdir()): string {
   return path.join(tmpdir, uid === undefined ? 'resilient-apply' : `resilient-apply-${uid}`);
 }
 
+/**
+ * Where the cache named `name` (a bundle key) lives: named after the V8 version too, as V8 rejects a cache
+ * another version made, and two Node versions taking turns would each rewrite it on every run.
+ */
+export function cachePath(name: string): string {
+  return path.join(cacheDirectory(), `${name}-v8-${process.versions.v8.replace(/[^\w.-]/g, '_')}`);
+}
+
 function isPrivateDirectory(dir: string): boolean {
   const stat = fs.lstatSync(dir);
   const uid = process.getuid?.();

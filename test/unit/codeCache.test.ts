@@ -295,7 +295,8 @@ describe('the production CLI (dist/cli.js) runs through the cache', () => {
       assert.equal(fs.readdirSync(folder).length, i < 2 ? 1 : 2, `cache files after ${commands[i][0].join(' ')}`),
     );
     const files = fs.readdirSync(folder).sort();
-    const key = `${version.replace(/\./g, '\\.')}-[0-9a-f]{16}`;
+    // The bundles' key, then the V8 version (a cache another V8 made is rejected).
+    const key = `${version.replace(/\./g, '\\.')}-[0-9a-f]{16}-v8-${process.versions.v8.replace(/[^\w.-]/g, '_').replace(/\./g, '\\.')}`;
     assert.equal(files.length, 2, files.join(', '));
     assert.match(files[0], new RegExp(`^${key}-code-blocks\\.cache$`));
     assert.match(files[1], new RegExp(`^${key}\\.cache$`));
