@@ -5,12 +5,14 @@ import * as vscode from 'vscode';
 
 export class LazyDecorationType implements vscode.Disposable {
   private type: vscode.TextEditorDecorationType | undefined;
+  private disposed = false;
 
   constructor(private readonly options: () => vscode.DecorationRenderOptions) {}
 
   /** editor.setDecorations for this type; nothing when `ranges` is empty and the type was never made. */
   set(editor: vscode.TextEditor, ranges: readonly vscode.Range[] | readonly vscode.DecorationOptions[]): void {
-    if (this.type === undefined && ranges.length === 0) {
+    // After dispose (an update racing deactivation), a type made now would never be disposed.
+    if (this.disposed || (this.type === undefined && ranges.length === 0)) {
       return;
     }
     this.type ??= vscode.window.createTextEditorDecorationType(this.options());
@@ -18,6 +20,7 @@ export class LazyDecorationType implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.type?.dispose();
     this.type = undefined;
   }

@@ -23,7 +23,7 @@ import {
   snapshotOf,
 } from './commitCases';
 import { languageOf, renderChange } from './renderBlocks';
-import { count, diagnosisLine, emptyTally, languageLine, runCorpusCase, type Tally, tallyLine } from './runCorpus';
+import { countByLanguage, diagnosisLine, emptyTally, languageLine, runCorpusCase, type Tally, tallyLine } from './runCorpus';
 
 /** The repositories the cases come from, at least ten languages among them. */
 export const REPOS = [
@@ -161,10 +161,7 @@ async function run(notesFile: string | undefined): Promise<void> {
       const { entry, before, after } = one;
       for (const block of await blocksOf(one)) {
         const result = await runCorpusCase(before, block.block, entry.path, after);
-        count(tally, result, entry.language);
-        const own = byLanguage.get(entry.language) ?? emptyTally();
-        byLanguage.set(entry.language, own);
-        count(own, result, entry.language);
+        countByLanguage(tally, byLanguage, result, entry.language);
         if (result.verdict !== 'applied as expected') {
           notes.push(
             diagnosisLine(`${entry.id}/${block.shape} (${entry.repo} ${entry.commit.slice(0, 10)} ${entry.path}: ${entry.what})`, result),

@@ -125,6 +125,14 @@ export const emptyTally = (): Tally => ({
   languages: new Set(),
 });
 
+/** Counts a case in the whole tally and in its language's (made when first needed). */
+export function countByLanguage(tally: Tally, byLanguage: Map<string, Tally>, run: CaseRun, language: string): void {
+  count(tally, run, language);
+  const own = byLanguage.get(language) ?? emptyTally();
+  byLanguage.set(language, own);
+  count(own, run, language);
+}
+
 export function count(tally: Tally, run: CaseRun, language: string): void {
   tally.cases++;
   tally.languages.add(language);

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { blocksOf, COMMIT_CORPUS, type LoadedCommitCase, loadRepoCases, MIRRORS, readManifest } from '../corpus/commitCases';
 import type { RenderedBlock } from '../corpus/renderBlocks';
-import { count, diagnosisLine, emptyTally, languageLine, runCorpusCase, type Tally, tallyLine } from '../corpus/runCorpus';
+import { countByLanguage, diagnosisLine, emptyTally, languageLine, runCorpusCase, type Tally, tallyLine } from '../corpus/runCorpus';
 
 const manifest = readManifest();
 const knownIssues = JSON.parse(fs.readFileSync(path.join(COMMIT_CORPUS, 'knownIssues.json'), 'utf8')) as Record<string, string>;
@@ -59,10 +59,7 @@ for (const repo of manifest.repos) {
           const block = (await blocksOnce(one)).find((b) => b.shape === shape);
           assert.ok(block, `${id}: the renderer wrote no ${shape} block`);
           const run = await runCorpusCase(before, block.block, entry.path, after);
-          count(tally, run, entry.language);
-          const own = byLanguage.get(entry.language) ?? emptyTally();
-          byLanguage.set(entry.language, own);
-          count(own, run, entry.language);
+          countByLanguage(tally, byLanguage, run, entry.language);
           if (run.verdict !== 'applied as expected') {
             notes.push(diagnosisLine(id, run));
           } else if (known) {

@@ -128,17 +128,7 @@ describe('python indentation of a code block', () => {
       '    print(Service().load())',
       '',
     ].join('\n');
-    const block = [
-      'class Service:',
-      '    def load(self):',
-      '        # ... existing code ...',
-      '        return data + 1',
-      '',
-      '',
-      'def main():',
-      '    print(Service().load())',
-      '',
-    ].join('\n');
+    const block = file.replace('        data = 1\n', '        # ... existing code ...\n').replace('return data\n', 'return data + 1\n');
     const result = await applySnippet(file, { code: block, fileName: 'service.py' }, { grammars: testGrammars, fileName: 'service.py' });
     assert.equal(result.status, 'applied', result.message);
     assert.equal(result.content, file.replace('return data\n', 'return data + 1\n'));

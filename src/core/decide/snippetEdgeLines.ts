@@ -4,7 +4,7 @@
 // naming both ways and what to show for each.
 
 import { similarity } from '../match/fuzzy/similarity';
-import { PlanRefusal, type ScopeContext } from './snippetTypes';
+import { lineSpan, PlanRefusal, type ScopeContext } from './snippetTypes';
 
 /** A unit of a scope (a line, a placeholder, a declaration) by its lines [start, end). */
 interface LineUnit {
@@ -82,20 +82,19 @@ export function refuseChangedBesidePlaceholder<U extends LineUnit>(
   }
   const units = inward.slice(unsure, paired);
   const fileUnits = order.slice(unsure, paired);
-  const blockLines = units.map((u) => u.start + 1).sort((a, b) => a - b);
-  const fileLines = fileUnits.map((u) => u.start + 1).sort((a, b) => a - b);
-  const range = (ns: number[]) => (ns.length === 1 ? `line ${ns[0]}` : `lines ${ns[0]}-${ns[ns.length - 1]}`);
+  const span = (us: readonly U[]) => lineSpan(Math.min(...us.map((u) => u.start)), Math.max(...us.map((u) => u.end)));
+  const [blockLines, fileLines] = [span(units), span(fileUnits)];
   const where = side === 'right' ? 'after' : 'before';
   const neighbour = side === 'right' ? 'before' : 'after';
   const beyond = order[paired]?.type === 'line' ? order[paired] : undefined;
   throw new PlanRefusal({
     status: 'ambiguous',
-    what: `${range(blockLines)} of the code block`,
+    what: `${blockLines} of the code block`,
     reason:
-      `${range(blockLines)} of the code block, next to a placeholder, ${units.length === 1 ? 'is' : 'are'} like the file's ${range(fileLines)} but not the same, ` +
+      `${blockLines} of the code block, next to a placeholder, ${units.length === 1 ? 'is' : 'are'} like the file's ${fileLines} but not the same, ` +
       `so ${units.length === 1 ? 'it' : 'they'} may change ${fileUnits.length === 1 ? 'that line' : 'those lines'} or be ${units.length === 1 ? 'a new line' : 'new lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}; ` +
       `to change ${fileUnits.length === 1 ? 'it' : 'them'}, show the file's line ${neighbour} ${fileUnits.length === 1 ? 'it' : 'them'}${beyond ? ` (line ${beyond.start + 1})` : ''} unchanged between the placeholder and the changed ${units.length === 1 ? 'line' : 'lines'}; ` +
-      `to add, show the file's ${range(fileLines)} unchanged and the new ${units.length === 1 ? 'line' : 'lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}`,
+      `to add, show the file's ${fileLines} unchanged and the new ${units.length === 1 ? 'line' : 'lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}`,
     places: [{ start: Math.min(...fileUnits.map((u) => u.start)), end: Math.max(...fileUnits.map((u) => u.end)) }],
     twoReadings: true,
   });

@@ -12,7 +12,7 @@ import { leadOf, reindent } from './snippetIndent';
 import { keepEdgeBlanks } from './snippetBlanks';
 import { movedDepths } from './snippetDepths';
 import { ENDS_FLOW, refuseChangedBesidePlaceholder } from './snippetEdgeLines';
-import { childLead, mayStandFor, memberLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
+import { childLead, lineSpan, mayStandFor, memberLead, PlanRefusal, type ScopeContext, type SnippetPart } from './snippetTypes';
 
 export interface Scope {
   file: { start: number; end: number; decls: readonly Decl[]; owner?: Decl };
@@ -743,10 +743,6 @@ function refuseDroppedBetweenUnchanged(context: ScopeContext, shown: Decl, targe
 
 function describeOwned(decl: Decl, scope: Scope): string {
   return scope.file.owner ? `${describeDecl(decl)} of ${describeDecl(scope.file.owner)}` : describeDecl(decl);
-}
-
-function lineSpan(from: number, to: number): string {
-  return to - from <= 1 ? `line ${from + 1}` : `lines ${from + 1}-${to}`;
 }
 
 function sameLines(a: readonly string[], b: readonly string[]): boolean {

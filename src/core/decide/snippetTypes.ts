@@ -139,3 +139,8 @@ export function memberLead(context: ScopeContext, shown: Decl): string {
   }
   return placeholder ?? header + (context.snippetStyle.tabs ? '\t' : ' '.repeat(context.snippetStyle.unit));
 }
+
+/** File or block lines [from, to), 0-based, as a message says them: "line 4", "lines 4-9". */
+export function lineSpan(from: number, to: number): string {
+  return to - from <= 1 ? `line ${from + 1}` : `lines ${from + 1}-${to}`;
+}
