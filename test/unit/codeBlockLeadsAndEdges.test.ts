@@ -371,6 +371,16 @@ describe('code blocks: the file goes on after the block ends', () => {
     '',
   ].join('\n\n');
 
+  test('a last statement block shown with a placeholder before it, the file ending with it: its body is replaced', async () => {
+    const py = lines('import sys', '', '', 'def main(argv=None):', '    return 0', '', '', 'if __name__ == "__main__":', '    main()', '');
+    const result = await apply(
+      py,
+      lines('# ... existing code ...', '', 'if __name__ == "__main__":', '    sys.exit(main(sys.argv))', ''),
+      'cli.py',
+    );
+    assert.equal(result.content, py.replace('    main()', '    sys.exit(main(sys.argv))'), result.message);
+  });
+
   test('two rules changed, a placeholder between and none after: each changed, every rule after kept', async () => {
     const block = [
       rule('overlay-parent', '/assets/one.jpg'),

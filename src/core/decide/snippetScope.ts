@@ -8,7 +8,7 @@
 
 import { type Decl, describeDecl } from '../match/structure/outline';
 import { similarity } from '../match/fuzzy/similarity';
-import { leadOf, reindent } from './snippetIndent';
+import { columnsOf, leadOf, reindent } from './snippetIndent';
 import { keepEdgeBlanks } from './snippetBlanks';
 import { movedDepths } from './snippetDepths';
 import { ENDS_FLOW, refuseChangedBesidePlaceholder } from './snippetEdgeLines';
@@ -298,6 +298,33 @@ function besidePair(context: ScopeContext, scope: Scope, pair: [number, number] 
   return { ...scope, indent: { from: leadOf(context.snippet.lines[pair[0]]), to: leadOf(context.file.lines[pair[1]]) } };
 }
 
+/** A line that starts by closing a bracket (`}`, `});`, `]`): the end of a block of its own. */
+const CLOSES_BLOCK = /^\s*[})\]]/;
+
+/**
+ * At the top level, after the block's last paired line: the file's lines to its end are all inside what that
+ * line opens (deeper, or closing it), and so are the block's. The file ends where the block does, so the
+ * block spells out what stands there (`if __name__ == "__main__":` and its body, last in the file); where the
+ * file goes on past that (another SCSS rule), what follows is not the block's.
+ */
+function endsInsideLastPaired(context: ScopeContext, scope: Scope, gap: Gap): boolean {
+  if (scope.file.owner || gap.rightStart !== undefined || gap.leftEnd === undefined || !gap.leftPair || gap.s.length === 0) {
+    return false;
+  }
+  const inside = (lines: readonly string[], from: number, to: number, at: number): boolean => {
+    const depth = columnsOf(leadOf(lines[at]));
+    return lines.slice(from, to).every((line) => {
+      const own = columnsOf(leadOf(line));
+      return line.trim() === '' || own > depth || (own === depth && CLOSES_BLOCK.test(line));
+    });
+  };
+  const [mine, theirs] = gap.leftPair;
+  return (
+    inside(context.file.lines, gap.leftEnd, scope.file.end, theirs) &&
+    inside(context.snippet.lines, gap.s[0].start, gap.s[gap.s.length - 1].end, mine)
+  );
+}
+
 /** What the block says between two paired units, made into edits. */
 function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: Gap): void {
   const { s, f } = gap;
@@ -310,7 +337,7 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
     return;
   }
   const leftReal = gap.leftEnd !== undefined || scope.bounded;
-  const rightReal = gap.rightStart !== undefined || scope.bounded;
+  const rightReal = gap.rightStart !== undefined || scope.bounded || endsInsideLastPaired(context, scope, gap);
   if (holes.length === 0 && explicit && leftReal && rightReal && !f.some((u) => u.type === 'decl')) {
     // A gap the block spells out: its lines replace the file's.
     if (s.length === 0 && f.length === 0) {
@@ -392,9 +419,6 @@ function mergeGap(context: ScopeContext, scope: Scope, explicit: boolean, gap: G
     insertUnits(context, besidePair(context, scope, gap.rightPair), postRest, before, 'before');
   }
 }
-
-/** A line that starts by closing a bracket (`}`, `});`, `]`): the end of a block of its own. */
-const CLOSES_BLOCK = /^\s*[})\]]/;
 
 /**
  * Lines of the block beside a paired unit that read as the file's line there, changed. Returns what is left,
