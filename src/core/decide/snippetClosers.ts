@@ -4,6 +4,7 @@
 // implied, so they place the block without replacing the file's own closing lines.
 
 import { type Outline, walkDecls } from '../match/structure/outline';
+import { leadOf } from './snippetIndent';
 
 export interface ClosedBlock {
   lines: string[];
@@ -12,9 +13,14 @@ export interface ClosedBlock {
   implied: boolean[];
 }
 
-/** The `{` still open at the end of some lines (the line of each, outermost first); undefined when another bracket is open or a `}` has no `{`. */
-function openBraces(lines: readonly string[]): number[] | undefined {
+/**
+ * The brackets of some lines, outside strings and comments: those still open at the end (the line of each,
+ * outermost first), and how many `}` closed a `{` the lines never opened. Undefined when a bracket closes
+ * another kind, or a `)` or `]` has no opener.
+ */
+function scanBrackets(lines: readonly string[]): { open: Array<{ ch: string; line: number }>; closersWithoutOpeners: number } | undefined {
   const open: Array<{ ch: string; line: number }> = [];
+  let closersWithoutOpeners = 0;
   let inBlockComment = false;
   for (const [row, line] of lines.entries()) {
     let quote = '';
@@ -42,13 +48,21 @@ function openBraces(lines: readonly string[]): number[] | undefined {
         open.push({ ch, line: row });
       } else if ('})]'.includes(ch)) {
         const last = open.pop();
-        if (!last || '{(['.indexOf(last.ch) !== '})]'.indexOf(ch)) {
+        if (!last && ch === '}') {
+          closersWithoutOpeners++;
+        } else if (!last || '{(['.indexOf(last.ch) !== '})]'.indexOf(ch)) {
           return undefined;
         }
       }
     }
   }
-  return open.every((o) => o.ch === '{') ? open.map((o) => o.line) : undefined;
+  return { open, closersWithoutOpeners };
+}
+
+/** The `{` still open at the end of some lines (the line of each, outermost first); undefined when another bracket is open or a `}` has no `{`. */
+function openBraces(lines: readonly string[]): number[] | undefined {
+  const scan = scanBrackets(lines);
+  return scan && scan.closersWithoutOpeners === 0 && scan.open.every((o) => o.ch === '{') ? scan.open.map((o) => o.line) : undefined;
 }
 
 /**
@@ -73,11 +87,11 @@ export function closeAfterLastPlaceholder(lines: readonly string[], placeholders
   const openers = open.map((row) => rows[row]);
   // The placeholder stands for the rest of what it is inside: deeper than every line that opened a brace
   // (a placeholder at a function's own depth, after a body that does not balance, is no such rest).
-  const depth = (line: string) => (/^[ \t]*/.exec(line)?.[0] ?? '').replace(/\t/g, '    ').length;
+  const depth = (line: string) => leadOf(line).replace(/\t/g, '    ').length;
   if (openers.some((row) => depth(lines[row]) >= depth(lines[last]))) {
     return undefined;
   }
-  const closers = openers.reverse().map((row) => `${/^[ \t]*/.exec(lines[row])?.[0] ?? ''}}`);
+  const closers = openers.reverse().map((row) => `${leadOf(lines[row])}}`);
   const kept = lines.slice(0, last + 1);
   return {
     lines: [...kept, ...closers],
@@ -90,29 +104,6 @@ export function closeAfterLastPlaceholder(lines: readonly string[], placeholders
 export function closesDeclarations(outline: Outline, implied: readonly boolean[]): boolean {
   const ends = new Set([...walkDecls(outline.decls)].map(({ decl }) => decl.end));
   return outline.errors === 0 && implied.every((isImplied, i) => !isImplied || ends.has(i));
-}
-
-/** How many `}` the lines close that they did not open; undefined when a bracket pairs wrongly or `)`/`]` has no opener. */
-function closersWithoutOpeners(lines: readonly string[]): number | undefined {
-  let unmatched = 0;
-  const open: string[] = [];
-  for (const line of lines) {
-    // Strings and comments hold brackets that are no code's: strip the simple ones.
-    const code = line.replace(/\/\/.*$|\/\*.*?\*\/|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`/g, '');
-    for (const ch of code) {
-      if ('{(['.includes(ch)) {
-        open.push(ch);
-      } else if ('})]'.includes(ch)) {
-        const last = open.pop();
-        if (last === undefined && ch === '}') {
-          unmatched++;
-        } else if (last === undefined || '{(['.indexOf(last) !== '})]'.indexOf(ch)) {
-          return undefined;
-        }
-      }
-    }
-  }
-  return unmatched;
 }
 
 /**
@@ -136,7 +127,6 @@ export function openAfterPlaceholders(
     out.placeholders.push(placeholder);
     out.implied.push(implied);
   };
-  const leadOf = (line: string) => /^[ \t]*/.exec(line)?.[0] ?? '';
   let opened = false;
   for (let i = 0; i < lines.length; i++) {
     push(lines[i], placeholders[i], false);
@@ -148,7 +138,7 @@ export function openAfterPlaceholders(
       end++;
     }
     const shown = lines.slice(i + 1, end);
-    const closers = closersWithoutOpeners(shown);
+    const closers = scanBrackets(shown)?.closersWithoutOpeners;
     if (closers === undefined || closers === 0) {
       continue;
     }

@@ -5,7 +5,7 @@
 // for the scope. Only between texts indented alike (same tabs or spaces, same width a level): otherwise
 // steps differ by the indentation's width alone, and the file's own lines are kept.
 
-import { columnsOf, leadOf, reindent } from './snippetIndent';
+import { columnsOf, leadOf, reindent, TAB_COLUMNS } from './snippetIndent';
 import type { ScopeContext } from './snippetTypes';
 
 /**
@@ -55,8 +55,8 @@ function shiftTo(line: string, columns: number): string {
   const lead = leadOf(line);
   const text = line.slice(lead.length);
   if (lead.includes('\t')) {
-    const tabs = Math.floor(columns / 4);
-    return '\t'.repeat(tabs) + ' '.repeat(columns - tabs * 4) + text;
+    const tabs = Math.floor(columns / TAB_COLUMNS);
+    return '\t'.repeat(tabs) + ' '.repeat(columns - tabs * TAB_COLUMNS) + text;
   }
   return ' '.repeat(Math.max(0, columns)) + text;
 }

@@ -22,7 +22,8 @@ export interface IndentStyle {
   widens?: boolean;
 }
 
-const TAB_COLUMNS = 4;
+/** Columns a tab stands for when depths are compared. */
+export const TAB_COLUMNS = 4;
 
 export function columnsOf(lead: string): number {
   let cols = 0;

@@ -6,6 +6,17 @@
 /** Past this many differing lines the middle is too different to audit line by line. */
 export const MAX_AUDIT_DIFFERENCES = 2_000;
 
+/** The inverse of keptLines: for each line of the result, the file line it keeps, or -1 for a written line. */
+export function fileLineOf(kept: Int32Array, resultLength: number): Int32Array {
+  const fromFile = new Int32Array(resultLength).fill(-1);
+  for (let line = 0; line < kept.length; line++) {
+    if (kept[line] >= 0) {
+      fromFile[kept[line]] = line;
+    }
+  }
+  return fromFile;
+}
+
 /**
  * For each line of `before`, the index of the line of `after` it is kept as, or -1 when `after` lacks it;
  * undefined when more than MAX_AUDIT_DIFFERENCES lines differ.

@@ -4,7 +4,7 @@
 
 import { type Decl, describeDecl, walkDecls } from '../../match/structure/outline';
 import type { AuditFailure, AuditInput } from './auditTypes';
-import { keptLines } from './lineDiff';
+import { fileLineOf, keptLines } from './lineDiff';
 
 const placeOf = (decl: Decl): { start: number; end: number } => ({ start: decl.lead, end: decl.end + 1 });
 
@@ -52,15 +52,10 @@ export function noSecondDeclaration(input: AuditInput): AuditFailure | undefined
   // (Flow types read by the JavaScript grammar) may list fewer than it holds.
   const kept = keptLines(input.fileLines, input.resultLines);
   if (kept) {
-    const fromFile = new Uint8Array(input.resultLines.length);
-    for (let line = 0; line < kept.length; line++) {
-      if (kept[line] >= 0) {
-        fromFile[kept[line]] = 1;
-      }
-    }
+    const fromFile = fileLineOf(kept, input.resultLines.length);
     const written = (decls: readonly Decl[]): void => {
       for (const decl of decls) {
-        if (!fromFile[decl.start]) {
+        if (fromFile[decl.start] < 0) {
           names.add(decl.name);
         }
         written(decl.children);

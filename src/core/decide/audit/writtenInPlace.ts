@@ -9,7 +9,7 @@
 // and the result (the audit's own line diff), never the planner's pairing.
 
 import type { AuditFailure, AuditInput } from './auditTypes';
-import { keptLines } from './lineDiff';
+import { fileLineOf, keptLines } from './lineDiff';
 import { keyEquals, lineKey as key, type LineKeys, lineKeys } from './lineKeys';
 const blank = (line: string): boolean => line.trim() === '';
 
@@ -55,12 +55,7 @@ export function writtenInPlace(input: AuditInput): AuditFailure | undefined {
   if (kept === undefined) {
     return undefined;
   }
-  const fromFile = new Int32Array(resultLines.length).fill(-1);
-  for (let line = 0; line < kept.length; line++) {
-    if (kept[line] >= 0) {
-      fromFile[kept[line]] = line;
-    }
-  }
+  const fromFile = fileLineOf(kept, resultLines.length);
   // The result's keys are made for the lines the rule reads: the written lines and their neighbours.
   const resultKeys = lineKeys(resultLines);
   const blockKeys = blockLines.map(key);
