@@ -3,6 +3,8 @@
 // The generative part (reviewHunksProperty.ts) runs real files from node_modules through random applies,
 // random typing and random Undos in random order.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import {
   changeHunks,
@@ -10,6 +12,7 @@ import {
   hunkLinesPhrase,
   hunkStateAt,
   lineChange,
+  lineHunks,
   linesWithEnds,
   locateHunk,
   restoreEdit,
@@ -26,6 +29,7 @@ import {
   startReview,
 } from '../../src/core/report/review';
 import { runReviewProperty } from '../property/reviewHunks';
+import { seededRandom } from '../shared/seededRandom';
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
 
@@ -155,6 +159,49 @@ describe('finding a hunk again', () => {
     const shifted = `new\n${lines(10).replace('line 4\n', '')}`;
     assert.equal(locateHunk(deletion, linesWithEnds(shifted), deletion.newStart + 1, false), deletion.newStart + 1);
     assert.equal(undo(shifted, deletion, deletion.newStart + 1), `new\n${lines(10)}`);
+  });
+});
+
+describe('hunks of a text pair found on the strings first (generative, a real file)', () => {
+  // changeHunks finds the lines both texts share at head and tail on the strings and aligns only the
+  // lines between: it must give exactly the hunks of aligning every line (lineHunks).
+  test('the same hunks as aligning all lines, on 3,000 seeded edits of mocha runner.js', () => {
+    const file = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'node_modules', 'mocha', 'lib', 'runner.js'), 'utf8');
+    const source = file.replace(/\r\n/g, '\n').split('\n');
+    const rng = seededRandom(2027);
+    const int = (n: number) => Math.floor(rng() * n);
+    let changed = 0;
+    for (let n = 0; n < 3000; n++) {
+      const length = int(60);
+      const start = int(source.length - length);
+      const slice = source.slice(start, start + length);
+      if (rng() < 0.1) {
+        slice.unshift('');
+      }
+      const edited = [...slice];
+      for (let k = int(4); k >= 0; k--) {
+        // Edits land at the very first and last lines too, where the shared head or tail is empty.
+        const at = rng() < 0.3 ? (rng() < 0.5 ? 0 : edited.length) : int(edited.length + 1);
+        const op = int(4);
+        if (op === 0) {
+          edited.splice(at, 0, rng() < 0.3 ? '' : `added ${n}.${k}`);
+        } else if (op === 1) {
+          edited.splice(at, 1);
+        } else if (op === 2) {
+          edited.splice(at, 1, `${edited[at] ?? ''} changed`);
+        } else {
+          edited.splice(at, 0, ...edited.slice(at, at + 3)); // a copy of the lines below: an ambiguous alignment
+        }
+      }
+      const eol = rng() < 0.3 ? '\r\n' : '\n';
+      const join = (lines: string[], last: boolean) => lines.join(eol) + (last && lines.length > 0 ? eol : '');
+      const before = join(slice, rng() < 0.8);
+      const after = join(edited, rng() < 0.8);
+      const hunks = changeHunks(before, after);
+      assert.deepEqual(hunks, lineHunks(linesWithEnds(before), linesWithEnds(after)), `case ${n}`);
+      changed += hunks.length > 0 ? 1 : 0;
+    }
+    assert.ok(changed > 2500, `changed ${changed}`);
   });
 });
 

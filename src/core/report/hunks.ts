@@ -139,10 +139,104 @@ function uniqueAnchors(
 
 /** The hunks that turn `before` into `after`, top to bottom. */
 export function changeHunks(before: string, after: string): ChangeHunk[] {
-  return hunksOfLines(linesWithEnds(before), linesWithEnds(after));
+  // Every apply of the extension is reviewed this way: an edit of a few lines in a 10,000-line file must
+  // not split both texts into lines. The lines the texts share at their head and tail are found on the
+  // strings; only the lines between are aligned. The hunks are the same as aligning all the lines, since
+  // that alignment pairs the common head and tail lines first too.
+  const head = sharedHeadLines(before, after);
+  const tail = sharedTailLines(before, after, head.chars);
+  const a = linesWithEnds(before.slice(head.chars, before.length - tail.chars));
+  const b = linesWithEnds(after.slice(head.chars, after.length - tail.chars));
+  const hunks = lineHunks(a, b);
+  if (hunks.length === 0 || (head.lines === 0 && tail.chars === 0)) {
+    return hunks;
+  }
+  const lineAbove = head.lines > 0 ? after.slice(lineStartBefore(after, head.chars), head.chars) : undefined;
+  const tailStart = after.length - tail.chars;
+  const lineBelow = tail.chars > 0 ? after.slice(tailStart, after.indexOf('\n', tailStart) + 1 || after.length) : undefined;
+  return hunks.map((h) => ({
+    ...h,
+    newStart: h.newStart + head.lines,
+    oldStart: h.oldStart + head.lines,
+    above: h.newStart === 0 ? lineAbove : h.above,
+    below: h.newStart + h.newLines.length === b.length ? lineBelow : h.below,
+  }));
 }
 
-function hunksOfLines(a: readonly string[], b: readonly string[]): ChangeHunk[] {
+/** Chars at which two strings first differ, compared a slice at a time (native comparisons). */
+function sharedPrefixChars(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let at = 0;
+  let step = 4096;
+  while (at < n) {
+    const len = Math.min(step, n - at);
+    if (a.slice(at, at + len) === b.slice(at, at + len)) {
+      at += len;
+    } else if (len > 8) {
+      step = len >> 1;
+    } else {
+      while (at < n && a.charCodeAt(at) === b.charCodeAt(at)) {
+        at++;
+      }
+      break;
+    }
+  }
+  return at;
+}
+
+/** Chars two strings share at their end, up to `limit`. */
+function sharedSuffixChars(a: string, b: string, limit: number): number {
+  let shared = 0;
+  let step = 4096;
+  while (shared < limit) {
+    const len = Math.min(step, limit - shared);
+    if (a.slice(a.length - shared - len, a.length - shared) === b.slice(b.length - shared - len, b.length - shared)) {
+      shared += len;
+    } else if (len > 8) {
+      step = len >> 1;
+    } else {
+      while (shared < limit && a.charCodeAt(a.length - shared - 1) === b.charCodeAt(b.length - shared - 1)) {
+        shared++;
+      }
+      break;
+    }
+  }
+  return shared;
+}
+
+/** Where the line ending just before `end` (a line start after a newline) starts. */
+function lineStartBefore(text: string, end: number): number {
+  return end >= 2 ? text.lastIndexOf('\n', end - 2) + 1 : 0;
+}
+
+/** The whole lines both texts start with: their count and length in chars (ending at a line start). */
+function sharedHeadLines(a: string, b: string): { lines: number; chars: number } {
+  const prefix = sharedPrefixChars(a, b);
+  // lastIndexOf reads a negative start as 0: a text starting with a newline would count it as shared.
+  const chars = prefix === 0 ? 0 : a.lastIndexOf('\n', prefix - 1) + 1;
+  return { lines: countNewlines(a, 0, chars), chars };
+}
+
+/**
+ * The whole lines both texts end with, after their first `headChars`: their length in chars, starting
+ * just after a newline both texts share (so the lines before them split alike).
+ */
+function sharedTailLines(a: string, b: string, headChars: number): { chars: number } {
+  const shared = sharedSuffixChars(a, b, Math.min(a.length, b.length) - headChars);
+  const newline = a.indexOf('\n', a.length - shared);
+  return { chars: newline === -1 ? 0 : a.length - newline - 1 };
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) {
+    n++;
+  }
+  return n;
+}
+
+/** The hunks that turn lines `a` into lines `b` (each with its line ending), top to bottom. */
+export function lineHunks(a: readonly string[], b: readonly string[]): ChangeHunk[] {
   const hunks: ChangeHunk[] = [];
   let i = 0;
   let j = 0;

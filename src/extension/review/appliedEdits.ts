@@ -4,10 +4,11 @@
 // whatever surface the edit came from (paste, clipboard, CodeLens, @apply, the language model tool).
 import * as vscode from 'vscode';
 
-/** A document an apply changed, and its whole text just before. */
+/** A document an apply changed, and its whole text just before and just after. */
 export interface AppliedChange {
   document: vscode.TextDocument;
   before: string;
+  after: string;
 }
 
 const applied = new vscode.EventEmitter<AppliedChange[]>();
@@ -18,15 +19,19 @@ export const onDidApplyChanges = applied.event;
 /** vscode.workspace.applyEdit for an apply (not for a review's own Undo, which is not a new apply). */
 export async function applyEdit(edit: vscode.WorkspaceEdit): Promise<boolean> {
   const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
-  const before: AppliedChange[] = [];
+  const before: { document: vscode.TextDocument; text: string }[] = [];
   for (const [uri, edits] of edit.entries()) {
     const document = open.get(uri.toString());
     if (document && edits.length > 0 && !before.some((b) => b.document === document)) {
-      before.push({ document, before: document.getText() });
+      before.push({ document, text: document.getText() });
     }
   }
   const ok = await vscode.workspace.applyEdit(edit);
-  const changed = before.filter((b) => !b.document.isClosed && b.document.getText() !== b.before);
+  // Each text read once (getText joins the document's lines): the review starts from these two.
+  const changed = before
+    .filter((b) => !b.document.isClosed)
+    .map(({ document, text }): AppliedChange => ({ document, before: text, after: document.getText() }))
+    .filter((c) => c.after !== c.before);
   if (ok && changed.length > 0) {
     applied.fire(changed);
   }
