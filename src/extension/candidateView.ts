@@ -1,6 +1,7 @@
 // How pending choices look in the target document: a CodeLens row above each candidate
 // ("Apply here · 92% · lines 142-148 | Preview | Dismiss", best first), theme-coloured highlights on the
-// candidate lines, and a hover showing how the block's SEARCH differs from them.
+// candidate lines, and a hover showing how the block's SEARCH differs from them (built when hovered, not
+// with the highlights: a near miss shows its lenses sooner without a line diff per candidate up front).
 import * as vscode from 'vscode';
 import {
   type BlockOutcome,
@@ -194,7 +195,19 @@ function describePlacement(part: MatchedPart): string {
   return `now matches: ${[...tiers].map((t) => (t === 'chosen' ? 'at your choice' : tierPhrase(t as Tier))).join(', ')}`;
 }
 
-/** Highlights candidate lines (best one stronger) and matched-but-waiting blocks, with hovers. */
+/** The hovers of the candidates whose lines hold `line` (1-based), best first, and the first one's lines. */
+function candidateHoversAt(store: PendingStore, uri: vscode.Uri, line: number): { hovers: vscode.MarkdownString[]; range?: vscode.Range } {
+  const rows = candidateRows(store, uri)
+    .filter((row) => row.candidate.startLine <= line && line <= row.candidate.endLine)
+    .sort((a, b) => a.rank - b.rank);
+  const first = rows[0]?.candidate;
+  return {
+    hovers: rows.map(candidateHover),
+    range: first && new vscode.Range(first.startLine - 1, 0, first.endLine - 1, 0),
+  };
+}
+
+/** Highlights candidate lines (best one stronger) and matched-but-waiting blocks; their hovers are PendingBlockHover's. */
 class CandidateDecorations implements vscode.Disposable {
   private readonly candidate = new LazyDecorationType(() => ({
     backgroundColor: new vscode.ThemeColor(Colors.candidateBackground),
@@ -231,7 +244,7 @@ class CandidateDecorations implements vscode.Disposable {
       for (const row of candidateRows(this.store, editor.document.uri)) {
         const range = new vscode.Range(row.candidate.startLine - 1, 0, row.candidate.endLine - 1, 0);
         const target = row.outcome.status === 'not_found' && row.rank === 0 ? best : others;
-        target.push({ range, hoverMessage: candidateHover(row) });
+        target.push({ range });
       }
       for (const { part } of this.store.partsFor(editor.document.uri)) {
         for (const outcome of part.result.blocks) {
@@ -263,6 +276,6 @@ export function registerCandidateView(context: vscode.ExtensionContext, store: P
     lenses,
     vscode.languages.registerCodeLensProvider('*', lenses),
     new CandidateDecorations(store),
-    vscode.languages.registerHoverProvider('*', new PendingBlockHover(store)),
+    vscode.languages.registerHoverProvider('*', new PendingBlockHover(store, (uri, line) => candidateHoversAt(store, uri, line))),
   );
 }

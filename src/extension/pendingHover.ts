@@ -1,15 +1,26 @@
-// A hover on the lines of a block that placed itself but waits with its batch for another block's
-// choice: how it matched and, when its REPLACE had placeholders, which file lines each kept (issue 19),
-// in the words of the message (elisionNote). Candidates have their own hover (candidateView.ts).
+// The hovers of pending batches: on a candidate's lines, how the block's SEARCH differs from them
+// (candidateView.ts builds them); on the lines of a block that placed itself but waits with its batch
+// for another block's choice, how it matched and, when its REPLACE had placeholders, which file lines
+// each kept (issue 19), in the words of the message (elisionNote).
 import * as vscode from 'vscode';
 import { elisionNote, isPlaced, tierPhrase, unresolved } from '../core';
 import type { PendingStore } from './pendingStore';
 
+/** The hovers of the candidates on a line (1-based), and the lines they cover. */
+export type CandidateHovers = (uri: vscode.Uri, line: number) => { hovers: vscode.MarkdownString[]; range?: vscode.Range };
+
 export class PendingBlockHover implements vscode.HoverProvider {
-  constructor(private readonly store: PendingStore) {}
+  constructor(
+    private readonly store: PendingStore,
+    private readonly candidatesAt: CandidateHovers,
+  ) {}
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const line = position.line + 1;
+    const candidates = this.candidatesAt(document.uri, line);
+    if (candidates.hovers.length > 0) {
+      return new vscode.Hover(candidates.hovers, candidates.range);
+    }
     for (const { batch, part } of this.store.partsFor(document.uri)) {
       for (const outcome of part.result.blocks) {
         const range = outcome.range;

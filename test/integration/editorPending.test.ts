@@ -62,6 +62,16 @@ suite('editor apply: near misses and ambiguity', () => {
       [...ranked].sort((a, b) => b - a),
       ranked,
     );
+    // Hovering the best candidate's lines: how SEARCH differs from them, the misremembered name included.
+    const hovers =
+      (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(3, 4))) ?? [];
+    const hover = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
+    assert.match(hover, /block 1 · \d+% similar · lines 3-5/);
+    assert.match(hover, /How SEARCH differs from these lines:/);
+    assert.match(hover, /item\.qty/);
   });
 
   test('choosing a candidate applies REPLACE there; one undo restores the text and the choices come back', async () => {
