@@ -6,7 +6,8 @@
 // bundles' bytes, so a cache never outlives them.
 // NODE_DISABLE_COMPILE_CACHE (Node's own switch for its compile cache) turns the cache off.
 import path = require('node:path');
-import { cachePath, runWithCodeCache } from './node/codeCache';
+import { cachePath } from './node/codeCache';
+import { runWithCodeCache } from './node/cliCodeCache';
 import { setV8Flags, SHORT_RUN_V8_FLAGS } from './node/runLength';
 
 declare const CLI_BUNDLE_KEY: string;

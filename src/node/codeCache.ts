@@ -1,5 +1,5 @@
-// Runs a CommonJS bundle through a V8 code cache, so that a cold CLI process (and the Node extension host:
-// src/extensionLoader.ts) deserializes the bytecode of the functions an earlier run compiled instead of
+// Runs a CommonJS bundle through a V8 code cache, so that a cold CLI process (cliCodeCache.ts) and the Node
+// extension host (src/extensionLoader.ts) deserialize the bytecode of the functions an earlier run compiled instead of
 // parsing and compiling them again (Node 20 has no module.enableCompileCache). The cache is only ever an
 // optimisation: whatever goes wrong with it (no writable temp folder, a folder someone else owns, a damaged
 // or stale file, concurrent runs) the bundle runs the same way, compiled from source.
@@ -9,7 +9,6 @@ import fs = require('node:fs');
 import os = require('node:os');
 import path = require('node:path');
 import vm = require('node:vm');
-import { setV8Flags } from './runLength';
 
 /**
  * The bundle's text goes inside Node's CommonJS wrapper. The head is a line of its own and the script
@@ -147,54 +146,4 @@ export function compileWithCodeCache(file: string, cacheFile: string): CompiledB
       }
     },
   };
-}
-
-/**
- * Compiles and runs the CommonJS bundle `file` (with the caller's `require` and `module`, so the caller
- * must sit in the same folder) using the cache file `cacheFile`, and when there was no usable cache
- * writes one as the process exits: by then it also holds the functions compiled lazily during the run.
- * `cacheFile` must name this exact bundle text (e.g. by a hash of it): V8 itself only checks the length.
- * `v8Flags` (setV8Flags) are set before the bundle is compiled and again before the cache is made, so a
- * run that changed them meanwhile (runLength.ts) still writes a cache the next run accepts.
- * `onDemand` maps the relative path by which the bundle requires another one beside it, only for some
- * commands (e.g. './cli-code-blocks.js'), to that one's cache file: that `require` compiles and runs it
- * the same way, once.
- */
-export function runWithCodeCache(
-  file: string,
-  cacheFile: string,
-  require: NodeJS.Require,
-  module: NodeJS.Module,
-  v8Flags: string,
-  onDemand: ReadonlyMap<string, string> = new Map(),
-): CachedRun {
-  setV8Flags(v8Flags);
-  const bundle = compileWithCodeCache(file, cacheFile);
-  if (!bundle.usedCache) {
-    process.once('exit', () => bundle.saveCache(() => setV8Flags(v8Flags)));
-  }
-  bundle.run(onDemand.size === 0 ? require : requireOnDemand(require, path.dirname(file), onDemand, v8Flags), module);
-  return { usedCache: bundle.usedCache };
-}
-
-/** `require` that runs each bundle of `onDemand` (path relative to `dir`, to cache file) through its cache, once. */
-function requireOnDemand(require: NodeJS.Require, dir: string, onDemand: ReadonlyMap<string, string>, v8Flags: string): NodeJS.Require {
-  const loaded = new Map<string, unknown>();
-  const requireBundle = (id: string): unknown => {
-    const cacheFile = onDemand.get(id);
-    if (cacheFile === undefined) {
-      return require(id);
-    }
-    if (!loaded.has(id)) {
-      const bundle = compileWithCodeCache(path.join(dir, id), cacheFile);
-      if (!bundle.usedCache) {
-        process.once('exit', () => bundle.saveCache(() => setV8Flags(v8Flags)));
-      }
-      const module = { exports: {} } as NodeJS.Module;
-      bundle.run(require, module);
-      loaded.set(id, module.exports);
-    }
-    return loaded.get(id);
-  };
-  return Object.assign(requireBundle, require);
 }

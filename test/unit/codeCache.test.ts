@@ -1,4 +1,4 @@
-// The CLI runs its bundle through a V8 code cache (src/node/codeCache.ts, dist/cli.js). The cache may only
+// The CLI runs its bundle through a V8 code cache (src/node/codeCache.ts and cliCodeCache.ts, dist/cli.js). The cache may only
 // ever make a run faster: these tests run small bundles and the production CLI as real processes and check
 // that a run with a cache, without one, with a damaged one, with an unusable cache folder or racing other
 // runs prints the same and exits the same, that stack traces name the bundle's own file, line and column,
@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { finish } from './cliHarness';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CODE_CACHE = path.resolve(__dirname, '../../src/node/codeCache.js');
+const CLI_CODE_CACHE = path.resolve(__dirname, '../../src/node/cliCodeCache.js');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ra-code-cache-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 let counter = 0;
@@ -35,7 +35,7 @@ const THROW_COLUMN = BUNDLE.split('\n')[THROW_LINE - 1].indexOf('new Error') + 1
 
 /** The loader of a test: runs bundle.js next to it with the cache file CACHE_FILE, reports usedCache on stderr. */
 const LOADER = `const path = require('node:path');
-const { runWithCodeCache } = require(${JSON.stringify(CODE_CACHE)});
+const { runWithCodeCache } = require(${JSON.stringify(CLI_CODE_CACHE)});
 const run = runWithCodeCache(path.join(__dirname, 'bundle.js'), process.env.CACHE_FILE, require, module, '--no-turbofan');
 process.stderr.write('usedCache=' + run.usedCache + '\\n');
 `;
