@@ -48,6 +48,7 @@ export { type AppliedBatch, AppliedHistory } from './decide/appliedHistory';
 export { isPlaced } from './decide/outcome';
 export { describeDifferences } from './report/lineDiff';
 export {
+  type ChangedRegion,
   type ChangeHunk,
   type LineChange,
   lineChange,
@@ -58,6 +59,7 @@ export {
   hunkStateAt,
   linesWithEnds,
   locateHunk,
+  regionHunks,
   restoreEdit,
 } from './report/hunks';
 export {

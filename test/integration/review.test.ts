@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { setup, suite, suiteSetup, teardown, test } from 'mocha';
 import * as vscode from 'vscode';
+import { changeHunks } from '../../src/core';
 import { changesLine } from '../../src/extension/review/registerReview';
 import { api, cleanUp, openFile, scratchDir, waitFor } from './editorHelpers';
 
@@ -226,6 +227,48 @@ suite('review each change: Keep or Undo every changed place of an apply', functi
     assert.ok(ours.includes(editor.document.uri.toString()), editor.document.uri.toString());
     const firstChange = review.pending(editor.document.uri)[0].line;
     assert.equal(editor.selection.active.line, firstChange, 'the cursor is on the first change to review');
+  });
+
+  test('a CRLF file without a last newline, changed at its first and last lines and a line removed: each change undone exactly', async () => {
+    // The review reads only the lines the edit touched (appliedEdits.ts): its first and last lines, a
+    // line ending it must not lose, and a removal that leaves no line of its own.
+    const crlf = ['first line', 'keep 1', 'remove me', 'keep 2', 'keep 3', 'last line'].join('\r\n');
+    const crlfPath = `${scratchDir()}/review-crlf.txt`;
+    const file = await openFile(crlfPath, crlf);
+    const blocks = [
+      ['first line', 'first line changed'],
+      ['keep 1\nremove me\nkeep 2', 'keep 1\nkeep 2'],
+      ['last line', 'last line changed'],
+    ]
+      .map(([search, replace]) => `<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n`)
+      .join('');
+    const message = await invoke({ filePath: crlfPath, text: blocks });
+    assert.equal(file.getText(), ['first line changed', 'keep 1', 'keep 2', 'keep 3', 'last line changed'].join('\r\n'), message);
+    const pending = (await api()).review.pending(file.uri);
+    assert.deepEqual(
+      pending.map((h) => h.line),
+      [0, 2, 4],
+    );
+    // Read from the touched lines only, the hunks are those of the whole texts, line endings and all.
+    assert.deepEqual(
+      pending.map((h) => h.hunk),
+      changeHunks(crlf, file.getText()),
+    );
+    assert.equal(await runLens(file.uri, 'Undo change 3 of 3'), 1);
+    assert.equal(file.getText(), ['first line changed', 'keep 1', 'keep 2', 'keep 3', 'last line'].join('\r\n'));
+    assert.equal(await runLens(file.uri, 'Undo change 2 of 2'), 1);
+    assert.equal(file.getText(), ['first line changed', 'keep 1', 'remove me', 'keep 2', 'keep 3', 'last line'].join('\r\n'));
+    assert.equal(await runLens(file.uri, 'Undo change 1 of 1'), 1);
+    assert.equal(file.getText(), crlf);
+    // One line in the middle: the lines around it come from the document, with its line ending.
+    await vscode.workspace.getConfiguration('resilientApply').update('review', 'always', vscode.ConfigurationTarget.Workspace);
+    await invoke({ filePath: crlfPath, text: '<<<<<<< SEARCH\nkeep 2\n=======\nkeep two\n>>>>>>> REPLACE\n' });
+    assert.deepEqual(
+      (await api()).review.pending(file.uri).map((h) => h.hunk),
+      changeHunks(crlf, file.getText()),
+    );
+    assert.equal(await runLens(file.uri, 'Undo change 1 of 1'), 1);
+    assert.equal(file.getText(), crlf);
   });
 
   test('resilientApply.review: "never" marks nothing, "always" marks a single change; the tool answers the same', async () => {

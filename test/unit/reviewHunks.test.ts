@@ -13,6 +13,7 @@ import {
   hunkStateAt,
   lineChange,
   lineHunks,
+  regionHunks,
   linesWithEnds,
   locateHunk,
   restoreEdit,
@@ -162,10 +163,10 @@ describe('finding a hunk again', () => {
   });
 });
 
-describe('hunks of a text pair found on the strings first (generative, a real file)', () => {
+describe('hunks of a text pair found on the strings first, or in a region around the changes (generative, a real file)', () => {
   // changeHunks finds the lines both texts share at head and tail on the strings and aligns only the
   // lines between: it must give exactly the hunks of aligning every line (lineHunks).
-  test('the same hunks as aligning all lines, on 3,000 seeded edits of mocha runner.js', () => {
+  test('the same hunks as aligning all lines, on 3,000 seeded edits of mocha runner.js and a region around each', () => {
     const file = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'node_modules', 'mocha', 'lib', 'runner.js'), 'utf8');
     const source = file.replace(/\r\n/g, '\n').split('\n');
     const rng = seededRandom(2027);
@@ -200,6 +201,28 @@ describe('hunks of a text pair found on the strings first (generative, a real fi
       const hunks = changeHunks(before, after);
       assert.deepEqual(hunks, lineHunks(linesWithEnds(before), linesWithEnds(after)), `case ${n}`);
       changed += hunks.length > 0 ? 1 : 0;
+      // What the editor reads instead of the whole texts: any run of lines holding every changed line,
+      // with the lines just around it (src/extension/review/appliedEdits.ts).
+      const a = linesWithEnds(before);
+      const b = linesWithEnds(after);
+      let head = 0;
+      while (head < a.length && head < b.length && a[head] === b[head]) {
+        head++;
+      }
+      let tail = 0;
+      while (tail < Math.min(a.length, b.length) - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) {
+        tail++;
+      }
+      const firstLine = head - int(Math.min(head, 4) + 1);
+      const belowRegion = tail - int(Math.min(tail, 4) + 1); // lines of the shared tail left outside
+      const region = {
+        firstLine,
+        before: a.slice(firstLine, a.length - belowRegion).join(''),
+        after: b.slice(firstLine, b.length - belowRegion).join(''),
+        above: firstLine > 0 ? b[firstLine - 1] : undefined,
+        below: belowRegion > 0 ? b[b.length - belowRegion] : undefined,
+      };
+      assert.deepEqual(regionHunks(region), hunks, `case ${n}, region from line ${firstLine}`);
     }
     assert.ok(changed > 2500, `changed ${changed}`);
   });
@@ -220,11 +243,11 @@ describe('a review as plain data (core/report/review.ts)', () => {
   const after = before.replace('line 5\n', 'five\n').replace('line 15\n', 'fifteen\n').replace('line 25\n', 'twenty-five\n');
 
   test('the setting decides: multiple reviews more than one change, always one, never none', () => {
-    assert.equal(startReview(before, after, [], 'never', 1), undefined);
-    assert.equal(startReview(before, before.replace('line 5\n', 'five\n'), [], 'multiple', 1), undefined);
-    assert.equal(startReview(before, before.replace('line 5\n', 'five\n'), [], 'always', 1)?.length, 1);
+    assert.equal(startReview({ firstLine: 0, before, after }, [], 'never', 1), undefined);
+    assert.equal(startReview({ firstLine: 0, before, after: before.replace('line 5\n', 'five\n') }, [], 'multiple', 1), undefined);
+    assert.equal(startReview({ firstLine: 0, before, after: before.replace('line 5\n', 'five\n') }, [], 'always', 1)?.length, 1);
     assert.deepEqual(
-      startReview(before, after, [], 'multiple', 7)?.map((h) => [h.id, h.line, h.state]),
+      startReview({ firstLine: 0, before, after }, [], 'multiple', 7)?.map((h) => [h.id, h.line, h.state]),
       [
         [7, 4, 'pending'],
         [8, 14, 'pending'],
@@ -234,7 +257,7 @@ describe('a review as plain data (core/report/review.ts)', () => {
   });
 
   test('Undo of the middle change, then the lenses count what is left; an editor undo brings it back', () => {
-    const hunks = startReview(before, after, [], 'multiple', 1) ?? [];
+    const hunks = startReview({ firstLine: 0, before, after }, [], 'multiple', 1) ?? [];
     const plan = planUndo(hunks, [2], after);
     assert.deepEqual(plan.refused, []);
     const [edit] = plan.edits;
@@ -258,7 +281,7 @@ describe('a review as plain data (core/report/review.ts)', () => {
   });
 
   test('a change typed in is refused by number; the message says why', () => {
-    const hunks = startReview(before, after, [], 'multiple', 1) ?? [];
+    const hunks = startReview({ firstLine: 0, before, after }, [], 'multiple', 1) ?? [];
     const typed = after.replace('fifteen\n', 'fifteen!\n');
     followReview(hunks, [[14, 7, 14, 7, '!']]);
     const plan = planUndo(hunks, [1, 2, 3], typed);

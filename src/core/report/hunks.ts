@@ -139,25 +139,52 @@ function uniqueAnchors(
 
 /** The hunks that turn `before` into `after`, top to bottom. */
 export function changeHunks(before: string, after: string): ChangeHunk[] {
+  return regionHunks({ firstLine: 0, before, after });
+}
+
+/**
+ * The run of whole lines of a text that an apply could change, as it was and as it is: the lines outside
+ * it are the same before and after (the lines below moved by the difference in line count).
+ */
+export interface ChangedRegion {
+  /** Its first line (0-based), the same in both texts. */
+  firstLine: number;
+  /** Its lines before the apply, with their line endings. */
+  before: string;
+  /** Its lines after the apply, with their line endings. */
+  after: string;
+  /** The text's line just above it, with its line ending (undefined at the top). */
+  above?: string;
+  /** The text's line just below it after the apply, with its line ending (undefined at the end). */
+  below?: string;
+}
+
+/**
+ * The hunks of a changed region of a text, numbered as lines of the whole text: the same hunks as
+ * changeHunks of the whole texts, without reading them (an apply's edits say where the region is).
+ */
+export function regionHunks(region: ChangedRegion): ChangeHunk[] {
   // Every apply of the extension is reviewed this way: an edit of a few lines in a 10,000-line file must
   // not split both texts into lines. The lines the texts share at their head and tail are found on the
   // strings; only the lines between are aligned. The hunks are the same as aligning all the lines, since
   // that alignment pairs the common head and tail lines first too.
+  const { before, after } = region;
   const head = sharedHeadLines(before, after);
   const tail = sharedTailLines(before, after, head.chars);
   const a = linesWithEnds(before.slice(head.chars, before.length - tail.chars));
   const b = linesWithEnds(after.slice(head.chars, after.length - tail.chars));
   const hunks = lineHunks(a, b);
-  if (hunks.length === 0 || (head.lines === 0 && tail.chars === 0)) {
+  const offset = region.firstLine + head.lines;
+  if (hunks.length === 0 || (offset === 0 && tail.chars === 0 && region.below === undefined)) {
     return hunks;
   }
-  const lineAbove = head.lines > 0 ? after.slice(lineStartBefore(after, head.chars), head.chars) : undefined;
+  const lineAbove = head.lines > 0 ? after.slice(lineStartBefore(after, head.chars), head.chars) : region.above;
   const tailStart = after.length - tail.chars;
-  const lineBelow = tail.chars > 0 ? after.slice(tailStart, after.indexOf('\n', tailStart) + 1 || after.length) : undefined;
+  const lineBelow = tail.chars > 0 ? after.slice(tailStart, after.indexOf('\n', tailStart) + 1 || after.length) : region.below;
   return hunks.map((h) => ({
     ...h,
-    newStart: h.newStart + head.lines,
-    oldStart: h.oldStart + head.lines,
+    newStart: h.newStart + offset,
+    oldStart: h.oldStart + offset,
     above: h.newStart === 0 ? lineAbove : h.above,
     below: h.newStart + h.newLines.length === b.length ? lineBelow : h.below,
   }));

@@ -3,6 +3,7 @@
 // words of the lenses, hovers and messages. Pure and loaded with the engine (esbuild.mjs): a review
 // starts only after an apply, when the engine is there.
 import {
+  type ChangedRegion,
   type ChangeHunk,
   changeHunks,
   followChanges,
@@ -11,6 +12,7 @@ import {
   lineChange,
   linesWithEnds,
   locateHunk,
+  regionHunks,
   restoreEdit,
 } from './hunks';
 
@@ -39,18 +41,13 @@ export function hunkLength(h: TrackedHunk): number {
 }
 
 /**
- * The hunks to review after an apply from `before` to `after`, with the earlier review's `kept` hunks
- * this apply did not reach; undefined when the setting does not review it. Ids start at `firstId`.
+ * The hunks to review after an apply that changed `region` (regionHunks), with the earlier review's
+ * `kept` hunks this apply did not reach; undefined when the setting does not review it. Ids start at
+ * `firstId`.
  */
-export function startReview(
-  before: string,
-  after: string,
-  kept: readonly TrackedHunk[],
-  mode: string,
-  firstId: number,
-): TrackedHunk[] | undefined {
+export function startReview(region: ChangedRegion, kept: readonly TrackedHunk[], mode: string, firstId: number): TrackedHunk[] | undefined {
   const stay = kept.filter((h) => h.state === 'pending' && !h.touched);
-  const hunks = changeHunks(before, after);
+  const hunks = regionHunks(region);
   if (!reviewsApply(mode, hunks.length + stay.length)) {
     return undefined;
   }

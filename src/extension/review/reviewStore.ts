@@ -41,9 +41,9 @@ export class ReviewStore implements vscode.Disposable {
     return [...this.reviews.keys()].map((key) => vscode.Uri.parse(key));
   }
 
-  private start({ document, before, after }: AppliedChange): void {
+  private start({ document, region }: AppliedChange): void {
     const key = document.uri.toString();
-    const hunks = startReview(before, after, this.reviews.get(key) ?? [], readSettings(document.uri).review, this.nextId);
+    const hunks = startReview(region, this.reviews.get(key) ?? [], readSettings(document.uri).review, this.nextId);
     this.nextId += hunks?.length ?? 0;
     this.update(document.uri, () => hunks ?? []);
   }
