@@ -5,6 +5,8 @@
 //   exact      the clipboard command with an exact block, until the edit is in the document
 //   near miss  the clipboard command with a near-miss block, until VS Code's CodeLens request (what the
 //              editor asks for to draw lenses) returns our "Apply here" lens
+//   lens alone VS Code's CodeLens request with nothing pending: the workbench's own round trip, which the
+//              near miss's figure holds (not a budget: it says how much of the near miss is ours)
 //   50 changes the clipboard command with 50 one-line blocks spread over the file, until the edit is in
 //              and the CodeLens request has returned: with resilientApply.review "never" (the floor of
 //              the review) and on (until the 50 "Undo change n of 50" lenses are there, the marks set)
@@ -16,7 +18,7 @@ export const RESULT_PREFIX = 'RESILIENT_APPLY_EDITOR_BENCH ';
 export const PAGE_PROFILE_PREFIX = 'RESILIENT_APPLY_PAGE_PROFILE ';
 const LINE_PREFIX = process.env.RESILIENT_APPLY_LINE_PREFIX ?? '';
 const EXTENSION_ID = 'resilient-apply.resilient-apply';
-const ROUNDS = Number(process.env.RESILIENT_APPLY_BENCH_ROUNDS || 15);
+const ROUNDS = Number(process.env.RESILIENT_APPLY_BENCH_ROUNDS || 25);
 const BLOCK_LINES = 8;
 const REVIEW_HUNKS = 50;
 const PROFILE_DIR = process.env.RESILIENT_APPLY_BENCH_PROFILE || undefined;
@@ -184,6 +186,8 @@ export async function run(): Promise<void> {
     nearMiss: [] as number[],
     /** Of each near miss, the part until the command's promise resolved (the rest is the lens request). */
     nearMissCommand: [] as number[],
+    /** A CodeLens request with nothing pending: what asking for lenses costs by itself. */
+    lensAlone: [] as number[],
     reviewOff: [] as number[],
     reviewOn: [] as number[],
   };
@@ -226,6 +230,15 @@ export async function run(): Promise<void> {
       if (document.getText() !== original) {
         throw new Error('the near miss changed the document');
       }
+    },
+    async () => {
+      samples.lensAlone.push(
+        await timeUntil(
+          'lens alone',
+          () => vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri, 100),
+          () => true,
+        ),
+      );
     },
     async () => {
       await config.update('review', 'never', vscode.ConfigurationTarget.Global);
