@@ -7,7 +7,17 @@
 // model's: undone hunks original, the others as applied or typed, the typing between them kept.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ChangeHunk, changeHunks, followChanges, type LineChange, lineChange, restoreEdit } from '../../src/core/report/hunks';
+import {
+  type ChangedRegion,
+  type ChangeHunk,
+  changeHunks,
+  followChanges,
+  type LineChange,
+  lineChange,
+  linesWithEnds,
+  regionHunks,
+  restoreEdit,
+} from '../../src/core/report/hunks';
 import { type Random, seededRandom } from '../shared/seededRandom';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -43,6 +53,29 @@ export interface ReviewSummary {
   typed: number;
   refusedEdited: number;
   failures: string[];
+}
+
+/** A random run of whole lines holding every line that differs between the texts, as the editor reads it. */
+function regionAround(before: string, after: string, rng: Random): ChangedRegion {
+  const a = linesWithEnds(before);
+  const b = linesWithEnds(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) {
+    head++;
+  }
+  let tail = 0;
+  while (tail < Math.min(a.length, b.length) - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) {
+    tail++;
+  }
+  const firstLine = head - int(rng, Math.min(head, 6) + 1);
+  const outside = tail - int(rng, Math.min(tail, 6) + 1);
+  return {
+    firstLine,
+    before: a.slice(firstLine, a.length - outside).join(''),
+    after: b.slice(firstLine, b.length - outside).join(''),
+    above: firstLine > 0 ? b[firstLine - 1] : undefined,
+    below: outside > 0 ? b[b.length - outside] : undefined,
+  };
 }
 
 /** One file slice and its apply: `before` and `after` texts. */
@@ -162,6 +195,12 @@ export function runCase(seed: number, index: number, summary: ReviewSummary): st
   );
   if (rebuilt.join('') !== after) {
     failures.push('the hunks applied to the text before do not give the text after');
+  }
+  // The editor reads only a run of lines around the edit (appliedEdits.ts): any run holding every
+  // changed line, with the lines just around it, gives the same hunks.
+  const region = regionAround(before, after, rng);
+  if (JSON.stringify(regionHunks(region)) !== JSON.stringify(hunks)) {
+    failures.push(`the hunks of the lines from ${region.firstLine} are not those of the whole texts`);
   }
   const hunkSegments = segments.filter((s): s is Extract<Segment, { kind: 'hunk' }> => s.kind === 'hunk');
   const order = hunkSegments.map((s) => s).sort(() => rng() - 0.5);
