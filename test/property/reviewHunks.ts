@@ -56,7 +56,7 @@ export interface ReviewSummary {
 }
 
 /** A random run of whole lines holding every line that differs between the texts, as the editor reads it. */
-function regionAround(before: string, after: string, rng: Random): ChangedRegion {
+export function regionAround(before: string, after: string, rng: Random): ChangedRegion {
   const a = linesWithEnds(before);
   const b = linesWithEnds(after);
   let head = 0;

@@ -29,7 +29,7 @@ import {
   reviewLenses,
   startReview,
 } from '../../src/core/report/review';
-import { runReviewProperty } from '../property/reviewHunks';
+import { regionAround, runReviewProperty } from '../property/reviewHunks';
 import { seededRandom } from '../shared/seededRandom';
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
@@ -203,26 +203,8 @@ describe('hunks of a text pair found on the strings first, or in a region around
       changed += hunks.length > 0 ? 1 : 0;
       // What the editor reads instead of the whole texts: any run of lines holding every changed line,
       // with the lines just around it (src/extension/review/appliedEdits.ts).
-      const a = linesWithEnds(before);
-      const b = linesWithEnds(after);
-      let head = 0;
-      while (head < a.length && head < b.length && a[head] === b[head]) {
-        head++;
-      }
-      let tail = 0;
-      while (tail < Math.min(a.length, b.length) - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) {
-        tail++;
-      }
-      const firstLine = head - int(Math.min(head, 4) + 1);
-      const belowRegion = tail - int(Math.min(tail, 4) + 1); // lines of the shared tail left outside
-      const region = {
-        firstLine,
-        before: a.slice(firstLine, a.length - belowRegion).join(''),
-        after: b.slice(firstLine, b.length - belowRegion).join(''),
-        above: firstLine > 0 ? b[firstLine - 1] : undefined,
-        below: belowRegion > 0 ? b[b.length - belowRegion] : undefined,
-      };
-      assert.deepEqual(regionHunks(region), hunks, `case ${n}, region from line ${firstLine}`);
+      const region = regionAround(before, after, rng);
+      assert.deepEqual(regionHunks(region), hunks, `case ${n}, region from line ${region.firstLine}`);
     }
     assert.ok(changed > 2500, `changed ${changed}`);
   });
