@@ -1,7 +1,8 @@
 // The one door every apply of the extension goes through to edit documents (documentApplier.ts,
 // wholePatch.ts, snippets/snippetApplier.ts): vscode.workspace.applyEdit, plus an event naming each open
-// document the edit changed with the lines it changed, before and after, so the review (reviewStore.ts) marks what changed
-// whatever surface the edit came from (paste, clipboard, CodeLens, @apply, the language model tool).
+// document the edit changed with the lines it changed, before and after, so the review (reviewStore.ts)
+// marks what changed whatever surface the edit came from (paste, clipboard, CodeLens, @apply, the
+// language model tool).
 import * as vscode from 'vscode';
 import type { ChangedRegion } from '../../core';
 
@@ -48,10 +49,15 @@ export async function applyEdit(edit: vscode.WorkspaceEdit): Promise<boolean> {
     if (!document || edits.length === 0) {
       continue;
     }
-    const lines = edits.flatMap((e) => [e.range.start.line, e.range.end.line]);
+    // A loop, not Math.min(...lines): one edit of a very large batch can hold more ranges than a call takes arguments.
     const seen = watched.get(document);
-    const firstLine = Math.min(...lines, seen?.firstLine ?? Infinity);
-    const lastLine = Math.min(Math.max(...lines, seen?.lastLine ?? -1), document.lineCount - 1);
+    let firstLine = seen?.firstLine ?? Infinity;
+    let lastLine = seen?.lastLine ?? -1;
+    for (const { range } of edits) {
+      firstLine = Math.min(firstLine, range.start.line);
+      lastLine = Math.max(lastLine, range.end.line);
+    }
+    lastLine = Math.min(lastLine, document.lineCount - 1);
     watched.set(document, { document, firstLine, lastLine, lineCount: document.lineCount, before: linesOf(document, firstLine, lastLine) });
   }
   const ok = await vscode.workspace.applyEdit(edit);
