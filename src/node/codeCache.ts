@@ -1,6 +1,6 @@
 // Runs a CommonJS bundle through a V8 code cache, so that a cold CLI process (cliCodeCache.ts) and the Node
-// extension host (src/extensionLoader.ts) deserialize the bytecode of the functions an earlier run compiled instead of
-// parsing and compiling them again (Node 20 has no module.enableCompileCache). The cache is only ever an
+// extension host (src/extensionLoader.ts) deserialize the bytecode of the functions an earlier run
+// compiled instead of parsing and compiling them again (Node 20 has no module.enableCompileCache). The cache is only ever an
 // optimisation: whatever goes wrong with it (no writable temp folder, a folder someone else owns, a damaged
 // or stale file, concurrent runs) the bundle runs the same way, compiled from source.
 // `import x = require()` as in the other CLI files: a namespace import is copied at every start (cli.ts).

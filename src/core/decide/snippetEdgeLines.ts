@@ -82,8 +82,9 @@ export function refuseChangedBesidePlaceholder<U extends LineUnit>(
   }
   const units = inward.slice(unsure, paired);
   const fileUnits = order.slice(unsure, paired);
-  const span = (us: readonly U[]) => lineSpan(Math.min(...us.map((u) => u.start)), Math.max(...us.map((u) => u.end)));
-  const [blockLines, fileLines] = [span(units), span(fileUnits)];
+  const extent = (us: readonly U[]) => ({ start: Math.min(...us.map((u) => u.start)), end: Math.max(...us.map((u) => u.end)) });
+  const [blockExtent, fileExtent] = [extent(units), extent(fileUnits)];
+  const [blockLines, fileLines] = [lineSpan(blockExtent.start, blockExtent.end), lineSpan(fileExtent.start, fileExtent.end)];
   const where = side === 'right' ? 'after' : 'before';
   const neighbour = side === 'right' ? 'before' : 'after';
   const beyond = order[paired]?.type === 'line' ? order[paired] : undefined;
@@ -95,7 +96,7 @@ export function refuseChangedBesidePlaceholder<U extends LineUnit>(
       `so ${units.length === 1 ? 'it' : 'they'} may change ${fileUnits.length === 1 ? 'that line' : 'those lines'} or be ${units.length === 1 ? 'a new line' : 'new lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}; ` +
       `to change ${fileUnits.length === 1 ? 'it' : 'them'}, show the file's line ${neighbour} ${fileUnits.length === 1 ? 'it' : 'them'}${beyond ? ` (line ${beyond.start + 1})` : ''} unchanged between the placeholder and the changed ${units.length === 1 ? 'line' : 'lines'}; ` +
       `to add, show the file's ${fileLines} unchanged and the new ${units.length === 1 ? 'line' : 'lines'} ${where} ${fileUnits.length === 1 ? 'it' : 'them'}`,
-    places: [{ start: Math.min(...fileUnits.map((u) => u.start)), end: Math.max(...fileUnits.map((u) => u.end)) }],
+    places: [fileExtent],
     twoReadings: true,
   });
 }
