@@ -8,7 +8,6 @@ import * as vscode from 'vscode';
 import {
   type BlockChoices,
   BlockParseError,
-  blockWord,
   editBlocks,
   judgePlan,
   type LineRange,
@@ -16,10 +15,8 @@ import {
   parseEdits,
   type PreviewResult,
   type SearchReplaceBlock,
-  unresolved,
 } from '../core';
 import type { ApplyOutcome, BatchPlan, DocumentApplier, MatchedPart } from './documentApplier';
-import type { Feedback } from './feedback';
 import type { Log } from './log';
 import { type ConsentPolicy, type WholePatchApplier, type WholePatchPlan, wholePatchOf } from './wholePatch';
 
@@ -67,7 +64,6 @@ export class ApplyService {
     private readonly documents: DocumentApplier,
     private readonly pending: PendingSink,
     private readonly log: Log,
-    private readonly feedback: Feedback,
     private readonly wholePatch: WholePatchApplier,
   ) {}
 
@@ -269,10 +265,9 @@ export class ApplyService {
   /** Shows the outcome the way a user expects it: status bar for success, a notification otherwise. */
   notify(outcome: ApplyOutcome): void {
     if (outcome.status === 'pending') {
-      const count = outcome.plan ? unresolved(outcome.plan).length : 0;
-      this.feedback.status(
-        `$(diff) ${blockWord(count)} waiting for a choice: pick a candidate (CodeLens above it, or the status bar item)`,
-      );
+      // The pending store's status item says it ("1 block pending", with what to do in its tooltip): a
+      // second message in the status bar would repeat it and cost the workbench one more update before
+      // the candidates' lenses are asked for.
       return;
     }
     if (outcome.alreadyApplied && outcome.alreadyApplied.length > 0) {

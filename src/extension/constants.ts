@@ -36,10 +36,11 @@ export const ReviewCommands = {
 } as const;
 
 export const ContextKeys = {
-  /** Some batch has choices open (anywhere). */
-  hasPending: 'resilientApply.hasPending',
-  /** The active editor shows choices of a pending batch. */
-  editorHasPending: 'resilientApply.editorHasPending',
+  /**
+   * Where blocks wait for a choice: 'editor' (in the active editor's document), 'elsewhere' (only in other
+   * documents), or false. One key, so a near miss costs the workbench one setContext, not two.
+   */
+  pending: 'resilientApply.pending',
   /** The active editor has changes of an apply to review. */
   editorReviewing: 'resilientApply.editorReviewing',
 } as const;

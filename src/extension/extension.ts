@@ -49,7 +49,7 @@ function registerServices(context: vscode.ExtensionContext, platform: Platform) 
   const documents = new DocumentApplier(log, feedback);
   const pendingStore = new PendingStore(documents, log);
   const wholePatch = new WholePatchApplier(documents, platform.resolveRealPath, log, feedback);
-  const applyService = new ApplyService(documents, pendingStore, log, feedback, wholePatch);
+  const applyService = new ApplyService(documents, pendingStore, log, wholePatch);
   const history = new EditorHistory();
   context.subscriptions.push(feedback, pendingStore, history);
   return { log, feedback, applyService, pendingStore, history };

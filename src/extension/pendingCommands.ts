@@ -143,7 +143,7 @@ function registerStatusItem(context: vscode.ExtensionContext, store: PendingStor
       return;
     }
     item.text = `$(diff) ${n} block${n === 1 ? '' : 's'} pending`;
-    item.tooltip = 'SEARCH/REPLACE blocks waiting for you to choose where they go. Click to list them.';
+    item.tooltip = `${n === 1 ? 'A block is' : `${n} blocks are`} waiting for you to choose where ${n === 1 ? 'it goes' : 'they go'}: pick a candidate with its CodeLens (Apply here), or click to list them.`;
     item.show();
   };
   context.subscriptions.push(item, store.onDidChange(update));

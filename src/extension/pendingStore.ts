@@ -49,8 +49,7 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly hasPendingKey = new ContextKey(ContextKeys.hasPending);
-  private readonly editorHasPendingKey = new ContextKey(ContextKeys.editorHasPending);
+  private readonly pendingKey = new ContextKey<'editor' | 'elsewhere' | false>(ContextKeys.pending);
   /** Fired whenever batches are added, re-matched, resolved or dismissed. */
   readonly onDidChange = this.changed.event;
 
@@ -225,7 +224,10 @@ export class PendingStore implements PendingSink, vscode.Disposable {
     }
     if (best) {
       const range = new vscode.Range(best.startLine - 1, 0, best.endLine - 1, 0);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      // Already in view, the reveal would not move the editor: no call into the workbench for it.
+      if (!editor.visibleRanges.some((visible) => visible.contains(range))) {
+        editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      }
     }
   }
 
@@ -343,10 +345,9 @@ export class PendingStore implements PendingSink, vscode.Disposable {
   }
 
   private updateContext(): void {
-    this.hasPendingKey.set(this.batches.size > 0);
     const active = vscode.window.activeTextEditor?.document.uri.toString();
     const inEditor = active !== undefined && [...this.batches.values()].some((b) => b.plan.parts.some((p) => p.uri.toString() === active));
-    this.editorHasPendingKey.set(inEditor);
+    this.pendingKey.set(inEditor ? 'editor' : this.batches.size > 0 ? 'elsewhere' : false);
   }
 
   dispose(): void {

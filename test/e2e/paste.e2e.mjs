@@ -140,8 +140,10 @@ export default async function ({ page, workspace, screenshot, log }) {
   await lens(page, 'Apply here').first().waitFor({ state: 'visible', timeout: 20_000 });
   await screenshot('undone');
 
-  // Dismiss drops the choices; nothing is applied.
-  await lens(page, 'Dismiss').first().click();
+  // Dismiss drops the choices; nothing is applied. By its keybinding, whose when clause reads where blocks
+  // wait (resilientApply.pending == 'editor'): the Dismiss lens runs the same command.
+  await focusEditor(page);
+  await page.keyboard.press('Shift+Alt+Backspace');
   await lens(page, 'Apply here').first().waitFor({ state: 'detached', timeout: 20_000 });
   assert.equal(await editorText(page), onDisk);
 
