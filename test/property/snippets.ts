@@ -101,9 +101,14 @@ function editInside(
       );
       const lead = /^[ \t]*/.exec(lines[at])?.[0] ?? '';
       out.splice(at + 1, 0, lead + other.trim());
-      // A copy of the line above or below it: shown as the block's last (or first) line, it reads as that
-      // line of the file shown for context as much as a line added, so a refusal is as right as the edit.
-      const besideItsCopy = [lines[at], lines[at + 1]].some((l) => l?.trim() === other.trim());
+      // A copy of the line above or below it (blank lines between do not count: the audit reads past them):
+      // shown as the block's last (or first) line, it reads as that line of the file shown for context as
+      // much as a line added, so a refusal is as right as the edit.
+      let below = at + 1;
+      while (below < lines.length && lines[below].trim() === '') {
+        below++;
+      }
+      const besideItsCopy = [lines[at], lines[below]].some((l) => l?.trim() === other.trim());
       return { lines: out, delta: 1, edit, besideItsCopy };
     }
     case 'rename': {
