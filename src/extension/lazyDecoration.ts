@@ -16,7 +16,8 @@ export class LazyDecorationType implements vscode.Disposable {
   /** editor.setDecorations for this type; nothing when `ranges` is empty and the editor has none of its marks. */
   set(editor: vscode.TextEditor, ranges: readonly vscode.Range[] | readonly vscode.DecorationOptions[]): void {
     // After dispose (an update racing deactivation), a type made now would never be disposed.
-    if (this.disposed || (ranges.length === 0 && (this.type === undefined || !this.marking.has(editor)))) {
+    // An editor it marks implies the type was made; one it does not mark has nothing to clear.
+    if (this.disposed || (ranges.length === 0 && !this.marking.has(editor))) {
       return;
     }
     this.type ??= vscode.window.createTextEditorDecorationType(this.options());

@@ -1,6 +1,7 @@
 // Commands over pending choices: apply a candidate (CodeLens, hover, Quick Pick, chat buttons), accept the
 // best one, dismiss, the Quick Pick for people who turn CodeLens off, and the "2 blocks pending" status item.
 import * as vscode from 'vscode';
+import { blockWord } from '../core';
 import type { ApplyOutcome, ApplyService } from './applyService';
 import { candidateRows } from './candidateView';
 import { Commands } from './constants';
@@ -142,8 +143,9 @@ function registerStatusItem(context: vscode.ExtensionContext, store: PendingStor
       item.hide();
       return;
     }
-    item.text = `$(diff) ${n} block${n === 1 ? '' : 's'} pending`;
-    item.tooltip = `${n === 1 ? 'A block is' : `${n} blocks are`} waiting for you to choose where ${n === 1 ? 'it goes' : 'they go'}: pick a candidate with its CodeLens (Apply here), or click to list them.`;
+    item.text = `$(diff) ${blockWord(n)} pending`;
+    item.tooltip =
+      'Waiting for you to choose where each block goes: pick a candidate with its CodeLens (Apply here), or click to list them.';
     item.show();
   };
   context.subscriptions.push(item, store.onDidChange(update));
