@@ -238,18 +238,19 @@ class CandidateDecorations implements vscode.Disposable {
 
   update(): void {
     for (const editor of vscode.window.visibleTextEditors) {
-      const best: vscode.DecorationOptions[] = [];
-      const others: vscode.DecorationOptions[] = [];
-      const ready: vscode.DecorationOptions[] = [];
+      // Plain ranges (hovers are PendingBlockHover's): the workbench gets them as numbers, not as objects.
+      const best: vscode.Range[] = [];
+      const others: vscode.Range[] = [];
+      const ready: vscode.Range[] = [];
       for (const row of candidateRows(this.store, editor.document.uri)) {
         const range = new vscode.Range(row.candidate.startLine - 1, 0, row.candidate.endLine - 1, 0);
         const target = row.outcome.status === 'not_found' && row.rank === 0 ? best : others;
-        target.push({ range });
+        target.push(range);
       }
       for (const { part } of this.store.partsFor(editor.document.uri)) {
         for (const outcome of part.result.blocks) {
           if (isPlaced(outcome) && outcome.range) {
-            ready.push({ range: new vscode.Range(outcome.range.startLine - 1, 0, outcome.range.endLine - 1, 0) });
+            ready.push(new vscode.Range(outcome.range.startLine - 1, 0, outcome.range.endLine - 1, 0));
           }
         }
       }

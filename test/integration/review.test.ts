@@ -131,6 +131,26 @@ suite('review each change: Keep or Undo every changed place of an apply', functi
     );
   });
 
+  test('hovering a change shows the lines it replaced; no hover of ours outside the changes or after Keep', async () => {
+    await applyThroughTool();
+    const ours = async (line: number) => {
+      const hovers =
+        (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(line, 4))) ?? [];
+      return hovers
+        .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+        .filter((text) => text.includes('Before the apply'));
+    };
+    const middle = await ours(7);
+    assert.equal(middle.length, 1);
+    assert.match(
+      middle[0],
+      /\*\*Before the apply\*\* \(1 line; Undo puts it back\):\n\n```typescript\n  return `hello \$\{trimmed\}`;\n```$/,
+    );
+    assert.deepEqual(await ours(4), [], 'a line no change touched');
+    await runLens(doc.uri, 'Keep all');
+    assert.deepEqual(await ours(7), [], 'the review ended');
+  });
+
   test('@apply replies name the changes an Apply makes', () => {
     assert.equal(
       changesLine(ORIGINAL, AFTER, doc.uri),

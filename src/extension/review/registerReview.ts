@@ -44,6 +44,7 @@ export function registerReview(context: vscode.ExtensionContext, extensionUri: v
     store,
     view,
     vscode.languages.registerCodeLensProvider({ pattern: '**' }, view),
+    vscode.languages.registerHoverProvider({ pattern: '**' }, view),
     command(ReviewCommands.keep, (uri, hunk) => store.keep(uri, hunk)),
     command(ReviewCommands.undo, (uri, hunk) => store.undo(uri, [hunk])),
     command(ReviewCommands.keepAll, (uri) => store.end(uri)),

@@ -3,7 +3,7 @@
 // went away), the lenses "Keep | Undo change 2 of 3" ("Keep all | Undo all" above the first), a status
 // bar item and the context key of the next/previous keybindings. The words come from core/report/review.ts.
 import * as vscode from 'vscode';
-import { hunkLength, replacedLinesMarkdown, reviewLenses } from '../../core';
+import { hunkLength, replacedLinesMarkdown, reviewLenses, type TrackedHunk } from '../../core';
 import { Colors, ContextKeys, ReviewCommands } from '../constants';
 import { ContextKey } from '../contextKey';
 import { LazyDecorationType } from '../lazyDecoration';
@@ -11,7 +11,7 @@ import type { ReviewStore } from './reviewStore';
 
 const COMMANDS = { keepAll: ReviewCommands.keepAll, undoAll: ReviewCommands.undoAll, keep: ReviewCommands.keep, undo: ReviewCommands.undo };
 
-export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
+export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider, vscode.HoverProvider {
   private readonly added: LazyDecorationType;
   private readonly removed: LazyDecorationType;
   private readonly status = vscode.window.createStatusBarItem('resilientApply.review', vscode.StatusBarAlignment.Left, 90);
@@ -73,17 +73,11 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const editor of vscode.window.visibleTextEditors) {
-      const added: vscode.DecorationOptions[] = [];
-      const removed: vscode.DecorationOptions[] = [];
-      const last = editor.document.lineCount - 1;
+      // Plain ranges, sent as numbers: the replaced lines are provideHover's, built when hovered.
+      const added: vscode.Range[] = [];
+      const removed: vscode.Range[] = [];
       for (const h of this.store.pending(editor.document.uri)) {
-        const hover = replacedLinesMarkdown(h.hunk.oldLines, editor.document.languageId);
-        const length = hunkLength(h);
-        const line = Math.min(last, h.line);
-        (length > 0 ? added : removed).push({
-          range: new vscode.Range(line, 0, Math.min(last, h.line + Math.max(length, 1) - 1), 0),
-          hoverMessage: hover === undefined ? undefined : new vscode.MarkdownString(hover),
-        });
+        (hunkLength(h) > 0 ? added : removed).push(linesOf(h, editor.document));
       }
       this.added.set(editor, added);
       this.removed.set(editor, removed);
@@ -104,6 +98,19 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
     } else {
       this.status.hide();
     }
+  }
+
+  /** On a change to review: the lines the apply replaced there (none for lines it only added). */
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    for (const h of this.store.pending(document.uri)) {
+      const lines = linesOf(h, document);
+      const hover =
+        lines.start.line <= position.line && position.line <= lines.end.line && replacedLinesMarkdown(h.hunk.oldLines, document.languageId);
+      if (hover) {
+        return new vscode.Hover(new vscode.MarkdownString(hover), lines);
+      }
+    }
+    return undefined;
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
@@ -128,4 +135,11 @@ export class ReviewView implements vscode.Disposable, vscode.CodeLensProvider {
     clearTimeout(this.timer);
     this.subscriptions.forEach((s) => s.dispose());
   }
+}
+
+/** The lines a hunk's marks cover: its lines now, or the line below where lines only went away. */
+function linesOf(h: TrackedHunk, document: vscode.TextDocument): vscode.Range {
+  const last = document.lineCount - 1;
+  const line = Math.min(last, h.line);
+  return new vscode.Range(line, 0, Math.min(last, h.line + Math.max(hunkLength(h), 1) - 1), 0);
 }
