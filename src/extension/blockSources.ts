@@ -105,7 +105,24 @@ function wholePatchLens(document: vscode.TextDocument, edits: NonNullable<Return
 }
 
 class BlockLensProvider implements vscode.CodeLensProvider {
+  /**
+   * The lenses last given for each document and the version they were read from. The workbench asks every
+   * lens provider again whenever any one says its lenses changed (a near miss, a review): a document that
+   * did not change since is not read and scanned again (a 10,000-line one costs milliseconds).
+   */
+  private readonly given = new WeakMap<vscode.TextDocument, { version: number; lenses: vscode.CodeLens[] }>();
+
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const given = this.given.get(document);
+    if (given?.version === document.version) {
+      return given.lenses;
+    }
+    const lenses = this.lensesOf(document);
+    this.given.set(document, { version: document.version, lenses });
+    return lenses;
+  }
+
+  private lensesOf(document: vscode.TextDocument): vscode.CodeLens[] {
     const text = document.getText();
     if (!containsEdits(text)) {
       return [];

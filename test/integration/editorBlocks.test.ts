@@ -95,6 +95,25 @@ suite('editor apply: blocks in a document', () => {
     assert.equal(code.getText(), 'one\nTWO\n');
   });
 
+  test('the lenses follow the transcript as it is edited (asked again at the same version, the same lenses)', async () => {
+    const doc = await untitled(block('one', 'ONE'));
+    const titles = async () => (await lensRows(doc.uri)).filter((r) => r.command === Cmd.applyBlocksInDocument).map((r) => r.title);
+    await waitFor(async () => ((await titles()).length === 1 ? true : undefined), 'the lens of the first block');
+    assert.deepEqual(await titles(), ['$(play) Apply to active editor'], 'asked again, nothing changed');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), `\n${block('two', 'TWO')}`);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const after = await waitFor(async () => {
+      const now = await titles();
+      return now.length === 3 ? now : undefined;
+    }, 'the lenses of both blocks after the edit');
+    assert.deepEqual(after, ['$(play) Apply to active editor', '$(run-all) Apply all 2 blocks', '$(play) Apply to active editor']);
+    const remove = new vscode.WorkspaceEdit();
+    remove.delete(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0));
+    assert.ok(await vscode.workspace.applyEdit(remove));
+    await waitFor(async () => ((await titles()).length === 0 ? true : undefined), 'no lens once the blocks are gone');
+  });
+
   test('a malformed block in a transcript shows an error lens naming block and line', async () => {
     const doc = await untitled('Text\n<<<<<<< SEARCH\nfoo\n>>>>>>> REPLACE\n');
     const rows = await lensRows(doc.uri);
