@@ -4,7 +4,7 @@
 // implied, so they place the block without replacing the file's own closing lines.
 
 import { type Outline, walkDecls } from '../match/structure/outline';
-import { leadOf } from './snippetIndent';
+import { columnsOf, leadOf } from './snippetIndent';
 
 export interface ClosedBlock {
   lines: string[];
@@ -87,7 +87,7 @@ export function closeAfterLastPlaceholder(lines: readonly string[], placeholders
   const openers = open.map((row) => rows[row]);
   // The placeholder stands for the rest of what it is inside: deeper than every line that opened a brace
   // (a placeholder at a function's own depth, after a body that does not balance, is no such rest).
-  const depth = (line: string) => leadOf(line).replace(/\t/g, '    ').length;
+  const depth = (line: string) => columnsOf(leadOf(line));
   if (openers.some((row) => depth(lines[row]) >= depth(lines[last]))) {
     return undefined;
   }
