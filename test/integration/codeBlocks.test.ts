@@ -67,6 +67,16 @@ suite('code blocks: tool, @apply, CodeLens, clipboard', () => {
     assert.equal(doc.getText(), CART, 'one undo reverts the code block');
   });
 
+  test('the tool\'s "code" input: imports repeated in double quotes stay the file\'s single-quoted lines; the new line follows them', async () => {
+    const path = `${dir()}/quoted.ts`;
+    const source = "import { join } from 'node:path';\n\nexport function where(dir: string): string {\n  return join(dir, 'a');\n}\n";
+    const doc = await openFile(path, source);
+    const code = 'import { join } from "node:path";\n\nexport function where(dir: string): string {\n  return join(dir, "b");\n}\n';
+    const message = await invokeApplyTool({ filePath: path, code: `\`\`\`ts\n${code}\`\`\`` });
+    assert.equal(doc.getText(), source.replace("'a'", "'b'"), message);
+    assert.doesNotMatch(message, /changed line 1/);
+  });
+
   test('the tool\'s "code" input: a name defined twice is refused with every place, nothing changes', async () => {
     const path = `${dir()}/twice.py`;
     const source = 'class A:\n    def run(self):\n        return 1\n\n\nclass B:\n    def run(self):\n        return 2\n';

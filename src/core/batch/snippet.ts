@@ -15,6 +15,7 @@ import { grammarFor, type GrammarSpec } from '../match/structure/languages';
 import { type GrammarSource, type KeptParse, parseOutline, parseOutlineKept, prepareGrammar } from '../match/structure/treeSitter';
 import { planSnippet, type SnippetPlan } from '../decide/snippetPlan';
 import { straightenCurlyQuotes } from '../write/curlyQuotes';
+import { keepFileQuoteStyle } from '../decide/snippetQuotes';
 import { auditCodeBlock, type AuditFailure, RULE_TEXT } from '../decide/audit/codeBlockAudit';
 import { isConfigFile, listDecls, unshownTopDecls } from '../decide/audit/wholeFile';
 import {
@@ -288,14 +289,16 @@ function readBlock(
   readers: Readers,
   context: { languageId?: string; fileName?: string },
   documentText: string,
+  fileLines: readonly string[],
 ) {
   // Python reads indentation, so a method shown at its class's depth is moved to the left to parse; other
   // languages keep the block's indentation as written (a common lead of mixed tabs and spaces is no level).
   const python = snippetOutlineReaderIsPython(snippet, options);
   let snippetLines = python ? dedent(snippetLinesOf(snippet.code)) : snippetLinesOf(snippet.code);
   if (!isProse(context)) {
-    // Quotes a chat renderer "smartened" (`log(“saving”)`) are code's straight ones, unless the file uses them.
+    // Quotes a chat "smartened" (`log(“saving”)`) are straight unless the file has them; a file line re-quoted is that line.
     snippetLines = snippetLines.map((line) => straightenCurlyQuotes(line, (ch) => documentText.includes(ch)));
+    snippetLines = options.preserveQuoteStyle === false ? snippetLines : keepFileQuoteStyle(snippetLines, fileLines, context);
   }
   let placeholders = snippetLines.map((l) => isPlaceholderLine(l, context));
   let snippetOutline = readers.readSnippet(snippetLines, placeholders);
@@ -340,7 +343,7 @@ async function applyRead(
   const text = documentText.replace(/\r\n/g, '\n');
   const fileLines = splitLines(text);
   const fileOutline = readers.read(text, fileLines);
-  const read = readBlock(snippet, options, readers, context, documentText);
+  const read = readBlock(snippet, options, readers, context, documentText, fileLines);
   const { snippetLines, placeholders, snippetOutline, implied } = readOpenings(read, { lines: fileLines, outline: fileOutline }, readers);
   const report: SnippetReport = { reader: fileOutline.reader, wholeFile: false, parts: [], removed: [] };
   if (readers.problem) {

@@ -1,0 +1,127 @@
+// Lines a code block repeats from the file with the other string quotes are the file's lines, in the
+// languages where a string's delimiter carries no meaning (decide/snippetQuotes.ts); new lines follow the
+// file when every repeated line swapped the same way. Anything where a quote may be a character (escapes,
+// strings holding quotes, template literals, regular expressions, JSX text) or another language: as written.
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { keepFileQuoteStyle } from '../../src/core/decide/snippetQuotes';
+import { applySnippet } from '../../src/core';
+import { testGrammars } from '../shared/grammars';
+
+const ts = { fileName: 'a.ts' };
+
+describe('keepFileQuoteStyle', () => {
+  test('a repeated import written with double quotes is the file line; a new line follows the file then', () => {
+    const file = ["import { a } from './a';", "import b from 'b';", '', 'export const x = 1;'];
+    const block = ['import { a } from "./a";', 'import b from "b";', '', 'export const y = "why";'];
+    assert.deepEqual(keepFileQuoteStyle(block, file, ts), [
+      "import { a } from './a';",
+      "import b from 'b';",
+      '',
+      "export const y = 'why';",
+    ]);
+  });
+
+  test("indentation and trailing spaces stay the block's; only the text between is the file's", () => {
+    assert.deepEqual(keepFileQuoteStyle(['\t\tcall("x");  '], ["    call('x');"], ts), ["\t\tcall('x');  "]);
+  });
+
+  test('mixed evidence (one repeated line swapped, one not): repeated lines follow the file, new lines stay', () => {
+    const file = ["use('a');", 'use("b");'];
+    const block = ['use("a");', 'use("b");', 'use("c");'];
+    assert.deepEqual(keepFileQuoteStyle(block, file, ts), ["use('a');", 'use("b");', 'use("c");']);
+  });
+
+  test('no repeated line, no evidence: every line as written', () => {
+    assert.deepEqual(keepFileQuoteStyle(['f("new");'], ["g('old');"], ts), ['f("new");']);
+  });
+
+  test('a quote that may be a character is never swapped', () => {
+    const cases: Array<[string, string]> = [
+      ["say('it\\'s');", 'say("it\'s");'], // an escape
+      ['say(\'say "hi"\');', 'say("say \'hi\'");'], // a string holding the other quote
+      ["const t = `${a}` + 'b';", 'const t = `${a}` + "b";'], // a template literal
+      ["const r = /'x'/.test(s) && 'y';", 'const r = /"x"/.test(s) && "y";'], // a regular expression
+      ["const e = <p title='t'>x</p>;", 'const e = <p title="t">x</p>;'], // JSX
+    ];
+    for (const [fileLine, blockLine] of cases) {
+      assert.deepEqual(keepFileQuoteStyle([blockLine], [fileLine], ts), [blockLine], fileLine);
+    }
+  });
+
+  test('a comment ends the code: its words stay as they are, the strings before it are swapped', () => {
+    assert.deepEqual(keepFileQuoteStyle(['go("x"); // don\'t'], ["go('x'); // don't"], ts), ["go('x'); // don't"]);
+    assert.deepEqual(keepFileQuoteStyle(['go("x")  # it\'s'], ["go('x')  # it's"], { fileName: 'a.py' }), ["go('x')  # it's"]);
+  });
+
+  test('Python: f-strings and docstrings swap; a division is no regular expression there', () => {
+    const file = ["    msg = f'{n} items'", "    '''Count them.'''", "    half = total / 2 or 'none'"];
+    const block = ['    msg = f"{n} items"', '    """Count them."""', '    half = total / 2 or "none"'];
+    assert.deepEqual(keepFileQuoteStyle(block, file, { fileName: 'm.py' }), file);
+  });
+
+  test("other languages' quotes mean something else: left as written", () => {
+    for (const fileName of ['a.sh', 'a.rb', 'a.php', 'a.c', 'a.go', 'a.rs', 'A.java', 'a.tsx', 'a.jsx']) {
+      assert.deepEqual(keepFileQuoteStyle(['echo "$x"'], ["echo '$x'"], { fileName }), ['echo "$x"'], fileName);
+    }
+  });
+
+  test('JavaScript with JSX tags in the file or the block: left as written (a line of JSX text may be a quoted phrase)', () => {
+    const file = ['return (', '  <p>', "    'Hello'", '  </p>', ');'];
+    assert.deepEqual(keepFileQuoteStyle(['    "Hello"'], file, { fileName: 'view.js' }), ['    "Hello"']);
+  });
+
+  test('two file lines that read the same but for their quotes: which one the block repeats is not known', () => {
+    assert.deepEqual(keepFileQuoteStyle(['use("a");'], ["use('a');", 'use("a");', 'x'], ts), ['use("a");']);
+  });
+});
+
+describe('code blocks keep the file quote style end to end', () => {
+  const file = [
+    "import { readFile } from 'node:fs';",
+    "import { join } from './path';",
+    '',
+    'export function one(): string {',
+    "  return 'one';",
+    '}',
+    '',
+    'export function two(): string {',
+    "  return 'two';",
+    '}',
+    '',
+  ].join('\n');
+
+  test('a block repeating the imports in double quotes changes only the function, in the file quotes', async () => {
+    const code = [
+      'import { readFile } from "node:fs";',
+      'import { join } from "./path";',
+      '',
+      'export function two(): string {',
+      '  return "TWO";',
+      '}',
+    ].join('\n');
+    const result = await applySnippet(file, { code, fileName: 'a.ts' }, { grammars: testGrammars, fileName: 'a.ts' });
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.content, file.replace("return 'two'", "return 'TWO'"));
+    assert.doesNotMatch(result.message, /changed line/);
+  });
+
+  test('with preserveQuoteStyle off, the block is written with its own quotes', async () => {
+    const code = ['import { readFile } from "node:fs";', 'import { join } from "./path";'].join('\n');
+    const result = await applySnippet(
+      file,
+      { code, fileName: 'a.ts' },
+      { grammars: testGrammars, fileName: 'a.ts', preserveQuoteStyle: false },
+    );
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.content, file.replace("'node:fs'", '"node:fs"').replace("'./path'", '"./path"'));
+  });
+
+  test('the same block for a shell script is written as it stands (there "$x" and \'$x\' differ)', async () => {
+    const sh = ['#!/bin/sh', 'greet() {', "  echo 'hello $USER'", '}', ''].join('\n');
+    const code = ['greet() {', '  echo "hello $USER"', '}'].join('\n');
+    const result = await applySnippet(sh, { code, fileName: 'g.sh' }, { grammars: testGrammars, fileName: 'g.sh' });
+    assert.equal(result.status, 'applied', result.message);
+    assert.equal(result.content, sh.replace("'hello $USER'", '"hello $USER"'));
+  });
+});
