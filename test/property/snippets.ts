@@ -152,6 +152,35 @@ function declPaths(decls: readonly Decl[]): Map<string, number> {
   return counts;
 }
 
+/** Files whose ' and " strings are the same strings (no JSX in the sources). */
+const DELIMITER_FREE = /\.(ts|js|py)$/;
+
+/**
+ * The line with its strings delimited by `quote`, when that surely means the same (written apart from the
+ * product's rule, and narrower): strings of letters, digits and `_./@:-` only, and no quote, backslash,
+ * backtick, `/`, `#` or `<` left outside them. Else the line as it is.
+ */
+function redelimit(line: string, quote: '"' | "'"): string {
+  const plain = /'[\w./@:-]*'|"[\w./@:-]*"/g;
+  const rest = line.replace(plain, '');
+  if (/['"\\`/#<]/.test(rest) || rest === line) {
+    return line;
+  }
+  return line.replace(plain, (s) => quote + s.slice(1, -1) + quote);
+}
+
+/**
+ * Whether a result that is not the edit differs from it only on lines the file does not have, each
+ * written as the drifted block wrote it: new lines are the model's, and keep its quotes unless every
+ * line it repeated says which the file uses.
+ */
+function sameUpToNewLinesQuotes(content: string, expected: string, fileLines: readonly string[], quote: '"' | "'"): boolean {
+  const a = content.split('\n');
+  const b = expected.split('\n');
+  const file = new Set(fileLines);
+  return a.length === b.length && a.every((line, k) => line === b[k] || (!file.has(b[k]) && line === redelimit(b[k], quote)));
+}
+
 /** How a refusal by the audit (decide/audit/codeBlockAudit.ts) reads. */
 const AUDIT_REFUSAL = 'the planned result breaks the rule that';
 
@@ -175,11 +204,19 @@ export async function runSnippetCase(
     return { outcome: 'skipped' };
   }
   const shape = pick<Shape>(random, ['declaration', 'placeholders', 'whole']);
-  const code = render(shape, file, edit.lines, decl, parents[parents.length - 1], edit.delta);
+  const rendered = render(shape, file, edit.lines, decl, parents[parents.length - 1], edit.delta);
+  // A model's quote drift, drawn after every other choice so a seed's cases stay what they were.
+  const drift = DELIMITER_FREE.test(file.name) && random() < 1 / 3 ? pick(random, ['"', "'"] as const) : undefined;
+  const code = drift
+    ? rendered
+        .split('\n')
+        .map((l) => redelimit(l, drift))
+        .join('\n')
+    : rendered;
   const expected = edit.lines.join('\n');
   const options = { grammars: testGrammars, fileName: file.name };
   const result = await applySnippetWith(file.text, { code, fileName: file.name }, options);
-  const where = `${file.name}, ${edit.edit} in ${decl.kind} ${decl.name} (line ${decl.start + 1}), shape ${shape}`;
+  const where = `${file.name}, ${edit.edit} in ${decl.kind} ${decl.name} (line ${decl.start + 1}), shape ${shape}${drift ? `, strings re-quoted with ${drift}` : ''}`;
   if (result.status !== 'applied') {
     if (!result.message.includes(AUDIT_REFUSAL)) {
       return { outcome: result.status, shape };
@@ -198,7 +235,7 @@ export async function runSnippetCase(
   if (written > before) {
     return { outcome: 'applied', shape, failure: `${where}: a placeholder line was written` };
   }
-  if (content !== expected) {
+  if (content !== expected && !(drift && sameUpToNewLinesQuotes(content, expected, lines, drift))) {
     if (shape !== 'whole') {
       const after = declPaths(await outlineOf(file, content));
       for (const [key, count] of declPaths(decls)) {
