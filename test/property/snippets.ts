@@ -169,6 +169,22 @@ function redelimit(line: string, quote: '"' | "'"): string {
   return line.replace(plain, (s) => quote + s.slice(1, -1) + quote);
 }
 
+/** The block's lines redelimited, but for those inside a template literal, block comment or triple-quoted string (counted naively). */
+function redelimitBlock(lines: readonly string[], quote: '"' | "'"): string[] {
+  let ticks = 0;
+  let triples = 0;
+  let comment = false;
+  return lines.map((line) => {
+    const inside = ticks % 2 === 1 || triples % 2 === 1 || comment;
+    ticks += (line.match(/`/g) ?? []).length;
+    triples += (line.match(/"""|'''/g) ?? []).length;
+    const opens = line.lastIndexOf('/*');
+    const closes = line.lastIndexOf('*/');
+    comment = opens > closes || (comment && closes < 0);
+    return inside ? line : redelimit(line, quote);
+  });
+}
+
 /**
  * Whether a result that is not the edit differs from it only on lines the file does not have, each
  * written as the drifted block wrote it: new lines are the model's, and keep its quotes unless every
@@ -207,12 +223,7 @@ export async function runSnippetCase(
   const rendered = render(shape, file, edit.lines, decl, parents[parents.length - 1], edit.delta);
   // A model's quote drift, drawn after every other choice so a seed's cases stay what they were.
   const drift = DELIMITER_FREE.test(file.name) && random() < 1 / 3 ? pick(random, ['"', "'"] as const) : undefined;
-  const code = drift
-    ? rendered
-        .split('\n')
-        .map((l) => redelimit(l, drift))
-        .join('\n')
-    : rendered;
+  const code = drift ? redelimitBlock(rendered.split('\n'), drift).join('\n') : rendered;
   const expected = edit.lines.join('\n');
   const options = { grammars: testGrammars, fileName: file.name };
   const result = await applySnippetWith(file.text, { code, fileName: file.name }, options);

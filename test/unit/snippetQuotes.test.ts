@@ -49,15 +49,52 @@ describe('keepFileQuoteStyle', () => {
     }
   });
 
+  test('a line inside a string or comment that spans lines is text: never swapped, nor taken as evidence', () => {
+    const sql = ['const q = `', '  WHERE name = "x"', '`;', 'use("a");'];
+    assert.deepEqual(keepFileQuoteStyle(sql, ["  WHERE name = 'x'", "use('a');"], ts), [...sql.slice(0, 3), "use('a');"]);
+    const doc = ['/**', ' * Says "hi".', ' */', 'say("hi");', 'more("b");'];
+    assert.deepEqual(keepFileQuoteStyle(doc, [" * Says 'hi'.", "say('hi');"], ts), [...doc.slice(0, 3), "say('hi');", "more('b');"]);
+    const py = ['def f():', '    """', '    Say "hello".', '    """', '    return "a"'];
+    assert.deepEqual(keepFileQuoteStyle(py, ["    Say 'hello'.", "    return 'a'"], { fileName: 'a.py' }), [
+      ...py.slice(0, 4),
+      "    return 'a'",
+    ]);
+    // A file line inside a template literal is no line to restore to.
+    assert.deepEqual(keepFileQuoteStyle(['  "key": "v",'], ['const json = `{', "  'key': 'v',", '}`;'], ts), ['  "key": "v",']);
+  });
+
+  test('what a per-line reading cannot tell (found by review): a triple quote, touching strings, nested f-string quotes, a block cut from inside a string or comment', () => {
+    const py = { fileName: 'm.py' };
+    const evidence = 'from "m" import x';
+    const file = ["from 'm' import x"];
+    for (const line of ['    """Return the "name" field."""', 'q = """SELECT "id" FROM t"""', "x = \"\"'a' + 'b'", 'v = f"{d["k"]}"']) {
+      assert.deepEqual(keepFileQuoteStyle([evidence, line], file, py), ["from 'm' import x", line], line);
+    }
+    // Cut from inside a docstring: its closing quotes look like an opening with no end; nothing is touched.
+    const cut = ['print("a")', '    WHERE "name" = 1', '"""'];
+    assert.deepEqual(keepFileQuoteStyle(cut, ["print('a')"], py), cut);
+    // A regular expression is skipped whole, its quote no string: the template literal after it is text.
+    const regex = ['import a from "a";', "const re = /'/, t = `", '  name: "x"', '`;'];
+    assert.deepEqual(keepFileQuoteStyle(regex, ["import a from 'a';", "  name: 'x'"], ts), ["import a from 'a';", ...regex.slice(1)]);
+    // One that does not close on its line loses the scan: the block is left as written.
+    const lost = ['import a from "a";', "const re = /'", '  name: "x"'];
+    assert.deepEqual(keepFileQuoteStyle(lost, ["import a from 'a';", "  name: 'x'"], ts), lost);
+    // A JSDoc line of a comment the block does not open is comment text.
+    assert.deepEqual(keepFileQuoteStyle(['import a from "a";', ' * Returns "x"'], ["import a from 'a';"], ts), [
+      "import a from 'a';",
+      ' * Returns "x"',
+    ]);
+  });
+
   test('a comment ends the code: its words stay as they are, the strings before it are swapped', () => {
     assert.deepEqual(keepFileQuoteStyle(['go("x"); // don\'t'], ["go('x'); // don't"], ts), ["go('x'); // don't"]);
     assert.deepEqual(keepFileQuoteStyle(['go("x")  # it\'s'], ["go('x')  # it's"], { fileName: 'a.py' }), ["go('x')  # it's"]);
   });
 
-  test('Python: f-strings and docstrings swap; a division is no regular expression there', () => {
+  test('Python: f-strings swap; a division is no regular expression there; a triple-quoted string stays as written', () => {
     const file = ["    msg = f'{n} items'", "    '''Count them.'''", "    half = total / 2 or 'none'"];
     const block = ['    msg = f"{n} items"', '    """Count them."""', '    half = total / 2 or "none"'];
-    assert.deepEqual(keepFileQuoteStyle(block, file, { fileName: 'm.py' }), file);
+    assert.deepEqual(keepFileQuoteStyle(block, file, { fileName: 'm.py' }), [file[0], block[1], file[2]]);
   });
 
   test("other languages' quotes mean something else: left as written", () => {

@@ -19,6 +19,10 @@ const JSX_TAG = /<\/[A-Za-z]|\/>/;
  * a comment ends the code part and is kept as it is.
  */
 function delimiterShape(line: string, python: boolean): string | undefined {
+  // A triple quote is a string whose inner quotes are text (`"""the "id" field"""`).
+  if (python && (line.includes("'''") || line.includes('"""'))) {
+    return undefined;
+  }
   let out = '';
   let i = 0;
   while (i < line.length) {
@@ -32,7 +36,11 @@ function delimiterShape(line: string, python: boolean): string | undefined {
     if (ch === "'" || ch === '"') {
       const close = line.indexOf(ch, i + 1);
       const content = close < 0 ? '' : line.slice(i + 1, close);
-      if (close < 0 || /['"\\]/.test(content)) {
+      // A string touching the next one would make a triple quote when swapped (`""'a'`); braces that do not
+      // pair are an f-string whose expression holds a string of its own (`f"{d["k"]}"`).
+      const touching = close >= 0 && (line[close + 1] === "'" || line[close + 1] === '"');
+      const unpaired = python && (content.match(/\{/g) ?? []).length !== (content.match(/\}/g) ?? []).length;
+      if (close < 0 || /['"\\]/.test(content) || touching || unpaired) {
         return undefined;
       }
       out += `\u0000${content}\u0000`;
@@ -46,6 +54,113 @@ function delimiterShape(line: string, python: boolean): string | undefined {
 }
 
 const hasQuote = (line: string) => line.includes("'") || line.includes('"');
+
+/**
+ * Which lines are code from start to end: not inside (nor opening or closing) a string or comment that
+ * spans lines, where a quote is text (a template literal or a block comment in JavaScript, a triple-quoted
+ * string in Python, a string continued by a backslash); a JavaScript regular expression is skipped whole. Where the
+ * scan loses track (a quote or a regular expression that does not close on its line; a `*` `/` closing no comment), no line from there on
+ * is code. `certain` is false when the lines end inside such a construct or the scan lost track: lines
+ * that do not start at code (a block cut from the middle of a docstring) read like that.
+ */
+function codeLines(lines: readonly string[], python: boolean): { code: boolean[]; certain: boolean } {
+  let open: string | undefined; // what a line starts inside: '`', '*/', "'''", '"""', "'" or '"'
+  let lost = false;
+  const code = lines.map((line) => {
+    let isCode = open === undefined && !lost;
+    let i = 0;
+    while (i < line.length && !lost) {
+      if (open !== undefined) {
+        const close = open.length === 1 ? closingQuote(line, i, open) : line.indexOf(open, i);
+        if (close < 0) {
+          break;
+        }
+        i = close + open.length;
+        open = undefined;
+        isCode = false;
+        continue;
+      }
+      const ch = line[i];
+      if (python ? ch === '#' : line.startsWith('//', i)) {
+        break;
+      }
+      if (!python && line.startsWith('*/', i)) {
+        lost = true;
+        break;
+      }
+      if (!python && ch === '/' && !line.startsWith('/*', i) && startsRegex(line.slice(0, i))) {
+        const end = regexEnd(line, i + 1);
+        if (end < 0) {
+          lost = true;
+          break;
+        }
+        i = end + 1;
+        continue;
+      }
+      const triple = python && (line.startsWith("'''", i) || line.startsWith('"""', i)) ? line.slice(i, i + 3) : undefined;
+      const opener =
+        triple ?? (ch === '`' && !python ? '`' : !python && line.startsWith('/*', i) ? '*/' : ch === "'" || ch === '"' ? ch : undefined);
+      if (opener === undefined) {
+        i++;
+        continue;
+      }
+      const from = i + (triple ? 3 : opener === '*/' ? 2 : 1);
+      const close = opener.length === 1 ? closingQuote(line, from, opener) : line.indexOf(opener, from);
+      if (close < 0) {
+        // Runs past the line: a template, a comment, a triple quote, or a string continued by a backslash.
+        if ((opener === "'" || opener === '"') && !line.endsWith('\\')) {
+          lost = true;
+        } else {
+          open = opener;
+        }
+        isCode = false;
+        break;
+      }
+      i = close + opener.length;
+    }
+    // A JSDoc line of a comment the lines do not open (a block cut from inside one) is text too.
+    return isCode && open === undefined && !lost && !(!python && /^\s*\*(?!\/)/.test(line));
+  });
+  return { code, certain: open === undefined && !lost };
+}
+
+/** Whether a `/` after `before` (code on its line) opens a regular expression rather than divides. */
+function startsRegex(before: string): boolean {
+  const code = before.trimEnd();
+  return (
+    code === '' || /[(,=:[!&|?{};+\-*%<>~^]$/.test(code) || /\b(return|typeof|case|in|of|delete|void|throw|new|yield|await)$/.test(code)
+  );
+}
+
+/** Where the regular expression whose body starts at `from` ends (its closing `/`; a `/` in a class `[...]` does not); -1 when not on the line. */
+function regexEnd(line: string, from: number): number {
+  let inClass = false;
+  for (let i = from; i < line.length; i++) {
+    const ch = line[i];
+    if (ch === '\\') {
+      i++;
+    } else if (ch === '[') {
+      inClass = true;
+    } else if (ch === ']') {
+      inClass = false;
+    } else if (ch === '/' && !inClass) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/** Where the one-line string from `from` closes with `quote` (escaped quotes skipped); -1 when it does not. */
+function closingQuote(line: string, from: number, quote: string): number {
+  for (let i = from; i < line.length; i++) {
+    if (line[i] === '\\') {
+      i++;
+    } else if (line[i] === quote) {
+      return i;
+    }
+  }
+  return -1;
+}
 
 /**
  * The block's lines, each one that is a line of the file up to its strings' delimiters (and indentation)
@@ -70,9 +185,10 @@ export function keepFileQuoteStyle(
   const python = grammar.id === 'python';
   // Each shape's file text (trimmed); null when two different file lines share it.
   const byShape = new Map<string, string | null>();
-  for (const line of fileLines) {
+  const fileCode = codeLines(fileLines, python).code;
+  for (const [k, line] of fileLines.entries()) {
     const text = line.trim();
-    const shape = hasQuote(text) ? delimiterShape(text, python) : undefined;
+    const shape = fileCode[k] && hasQuote(text) ? delimiterShape(text, python) : undefined;
     if (shape !== undefined) {
       const seen = byShape.get(shape);
       byShape.set(shape, seen === undefined || seen === text ? text : null);
@@ -83,9 +199,13 @@ export function keepFileQuoteStyle(
   }
   // What the repeated lines show of the model's delimiters against the file's: [block's, file's] per string.
   const swaps = new Set<string>();
-  const out = blockLines.map((line) => {
+  const { code: blockCode, certain } = codeLines(blockLines, python);
+  if (!certain) {
+    return [...blockLines];
+  }
+  const out = blockLines.map((line, k) => {
     const text = line.trim();
-    const shape = hasQuote(text) ? delimiterShape(text, python) : undefined;
+    const shape = blockCode[k] && hasQuote(text) ? delimiterShape(text, python) : undefined;
     const fileText = shape === undefined ? undefined : byShape.get(shape);
     if (typeof fileText !== 'string') {
       return line;
@@ -103,7 +223,7 @@ export function keepFileQuoteStyle(
   const [from, to] = only;
   return out.map((line, i) => {
     const text = line.trim();
-    if (line !== blockLines[i] || !text.includes(from) || delimiterShape(text, python) === undefined) {
+    if (line !== blockLines[i] || !blockCode[i] || !text.includes(from) || delimiterShape(text, python) === undefined) {
       return line;
     }
     return withText(line, restyle(text, from, to, python));
