@@ -13,12 +13,12 @@ const DELIMITER_FREE = new Set(['typescript', 'javascript', 'python']);
 const JSX_TAG = /<\/[A-Za-z]|\/>/;
 
 /**
- * The line with every string delimiter replaced by `\u0000`, when its strings are plain ones whose
- * delimiter may be swapped without changing the line's meaning; else undefined. The code part may hold no
+ * The line with each string's delimiter written as `delimiter` gives for it, when its strings are plain
+ * ones whose delimiter may be swapped without changing the line's meaning; else undefined. The code part may hold no
  * backslash, backtick, `/` (a regular expression, JS) or `<` before a letter, `/` or `>` (a JSX tag);
  * a comment ends the code part and is kept as it is.
  */
-function delimiterShape(line: string, python: boolean): string | undefined {
+function rewriteStrings(line: string, python: boolean, delimiter: (quote: string) => string): string | undefined {
   // A triple quote is a string whose inner quotes are text (`"""the "id" field"""`).
   if (python && (line.includes("'''") || line.includes('"""'))) {
     return undefined;
@@ -43,7 +43,7 @@ function delimiterShape(line: string, python: boolean): string | undefined {
       if (close < 0 || /['"\\]/.test(content) || touching || unpaired) {
         return undefined;
       }
-      out += `\u0000${content}\u0000`;
+      out += delimiter(ch) + content + delimiter(ch);
       i = close + 1;
       continue;
     }
@@ -52,6 +52,9 @@ function delimiterShape(line: string, python: boolean): string | undefined {
   }
   return out;
 }
+
+/** The line with every string delimiter as `\u0000`: two lines of one shape differ at most in delimiters. */
+const delimiterShape = (line: string, python: boolean) => rewriteStrings(line, python, () => '\u0000');
 
 const hasQuote = (line: string) => line.includes("'") || line.includes('"');
 
@@ -223,10 +226,9 @@ export function keepFileQuoteStyle(
   const [from, to] = only;
   return out.map((line, i) => {
     const text = line.trim();
-    if (line !== blockLines[i] || !blockCode[i] || !text.includes(from) || delimiterShape(text, python) === undefined) {
-      return line;
-    }
-    return withText(line, restyle(text, from, to, python));
+    const restyled =
+      line === blockLines[i] && blockCode[i] ? rewriteStrings(text, python, (quote) => (quote === from ? to : quote)) : undefined;
+    return restyled === undefined || restyled === text ? line : withText(line, restyled);
   });
 }
 
@@ -245,26 +247,4 @@ function delimiterPairs(a: string, b: string): string[] {
     }
   }
   return pairs;
-}
-
-/** The line, of a swappable delimiter shape, with its strings delimited by `to` where they were by `from`; comments as they are. */
-function restyle(line: string, from: string, to: string, python: boolean): string {
-  let out = '';
-  let i = 0;
-  while (i < line.length) {
-    const ch = line[i];
-    if (python ? ch === '#' : line.startsWith('//', i)) {
-      return out + line.slice(i);
-    }
-    if (ch === "'" || ch === '"') {
-      const close = line.indexOf(ch, i + 1);
-      const quote = ch === from ? to : ch;
-      out += quote + line.slice(i + 1, close) + quote;
-      i = close + 1;
-      continue;
-    }
-    out += ch;
-    i++;
-  }
-  return out;
 }
