@@ -86,6 +86,43 @@ describe('keepFileQuoteStyle', () => {
     ]);
   });
 
+  test('what the line scan cannot follow (found by a second review): templates nested across lines, an escaped triple quote, a backtick after a division', () => {
+    const nested = [
+      'import { sql } from "slonik";',
+      'const q = sql`',
+      '  ${active ? sql`',
+      "    WHERE status = 'active'",
+      '  ` : sql``}',
+      '`;',
+    ];
+    assert.deepEqual(keepFileQuoteStyle(nested, ["import { sql } from 'slonik';", '    WHERE status = "active"'], ts), nested);
+    const json = [
+      'import { readFile } from "node:fs/promises";',
+      'return `{',
+      '  ${withName ? `',
+      '  "name": "${name}",',
+      '  ` : ""}',
+      '}`;',
+    ];
+    assert.deepEqual(keepFileQuoteStyle(json, ["import { readFile } from 'node:fs/promises';"], ts), json);
+    // Inside a docstring, a docstring shown with escaped quotes neither closes nor opens one.
+    const doc = [
+      'log = getLogger("app")',
+      'def make():',
+      '    """Write:',
+      '        \\"""',
+      '        Return the "id" field.',
+      '        \\"""',
+      '    """',
+    ];
+    assert.deepEqual(keepFileQuoteStyle(doc, ["log = getLogger('app')", "        Return the 'id' field."], { fileName: 'm.py' }), [
+      "log = getLogger('app')",
+      ...doc.slice(1),
+    ]);
+    const division = ['use("a");', 'if (ok) /`/.test(s);', 'const t = `', '  Run "npm test"', '`;', 'if (ok) /`/.test(s);'];
+    assert.deepEqual(keepFileQuoteStyle(division, ["use('a');", "  Run 'npm test'"], ts), division);
+  });
+
   test('a comment ends the code: its words stay as they are, the strings before it are swapped', () => {
     assert.deepEqual(keepFileQuoteStyle(['go("x"); // don\'t'], ["go('x'); // don't"], ts), ["go('x'); // don't"]);
     assert.deepEqual(keepFileQuoteStyle(['go("x")  # it\'s'], ["go('x')  # it's"], { fileName: 'a.py' }), ["go('x')  # it's"]);

@@ -74,7 +74,10 @@ function codeLines(lines: readonly string[], python: boolean): { code: boolean[]
     let i = 0;
     while (i < line.length && !lost) {
       if (open !== undefined) {
-        const close = open.length === 1 ? closingQuote(line, i, open) : line.indexOf(open, i);
+        const close = closeOf(line, i, open);
+        if (close === LOST) {
+          lost = true;
+        }
         if (close < 0) {
           break;
         }
@@ -100,6 +103,11 @@ function codeLines(lines: readonly string[], python: boolean): { code: boolean[]
         i = end + 1;
         continue;
       }
+      if (!python && ch === '/' && !line.startsWith('/*', i) && line.includes('`', i)) {
+        // Read as a division, but a regular expression holding a backtick would open no template.
+        lost = true;
+        break;
+      }
       const triple = python && (line.startsWith("'''", i) || line.startsWith('"""', i)) ? line.slice(i, i + 3) : undefined;
       const opener =
         triple ?? (ch === '`' && !python ? '`' : !python && line.startsWith('/*', i) ? '*/' : ch === "'" || ch === '"' ? ch : undefined);
@@ -108,7 +116,11 @@ function codeLines(lines: readonly string[], python: boolean): { code: boolean[]
         continue;
       }
       const from = i + (triple ? 3 : opener === '*/' ? 2 : 1);
-      const close = opener.length === 1 ? closingQuote(line, from, opener) : line.indexOf(opener, from);
+      const close = closeOf(line, from, opener);
+      if (close === LOST) {
+        lost = true;
+        break;
+      }
       if (close < 0) {
         // Runs past the line: a template, a comment, a triple quote, or a string continued by a backslash.
         if ((opener === "'" || opener === '"') && !line.endsWith('\\')) {
@@ -125,6 +137,42 @@ function codeLines(lines: readonly string[], python: boolean): { code: boolean[]
     return isCode && open === undefined && !lost && !(!python && /^\s*\*(?!\/)/.test(line));
   });
   return { code, certain: open === undefined && !lost };
+}
+
+/** closeOf's answer when the line cannot be read: a template's `${` whose `}` is not on the line. */
+const LOST = -2;
+
+/**
+ * Where the construct `open` (a quote, a triple quote, a template's backtick, a comment's closer) that is
+ * open at `from` closes on the line, escapes skipped; -1 when it does not. In a template, an expression
+ * `${...}` must close on its line without a backtick in it (a template nested across lines): else LOST.
+ */
+function closeOf(line: string, from: number, open: string): number {
+  if (open === '*/') {
+    return line.indexOf(open, from);
+  }
+  for (let i = from; i < line.length; i++) {
+    if (line[i] === '\\') {
+      i++;
+    } else if (line.startsWith(open, i)) {
+      return i;
+    } else if (open === '`' && line.startsWith('${', i)) {
+      let depth = 0;
+      for (i++; i < line.length; i++) {
+        if (line[i] === '`') {
+          return LOST;
+        }
+        depth += line[i] === '{' ? 1 : line[i] === '}' ? -1 : 0;
+        if (depth === 0) {
+          break;
+        }
+      }
+      if (depth !== 0) {
+        return LOST;
+      }
+    }
+  }
+  return -1;
 }
 
 /** Whether a `/` after `before` (code on its line) opens a regular expression rather than divides. */
@@ -147,18 +195,6 @@ function regexEnd(line: string, from: number): number {
     } else if (ch === ']') {
       inClass = false;
     } else if (ch === '/' && !inClass) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-/** Where the one-line string from `from` closes with `quote` (escaped quotes skipped); -1 when it does not. */
-function closingQuote(line: string, from: number, quote: string): number {
-  for (let i = from; i < line.length; i++) {
-    if (line[i] === '\\') {
-      i++;
-    } else if (line[i] === quote) {
       return i;
     }
   }
