@@ -86,7 +86,7 @@ describe('keepFileQuoteStyle', () => {
     ]);
   });
 
-  test('what the line scan cannot follow (found by a second review): templates nested across lines, an escaped triple quote, a backtick after a division', () => {
+  test('what a line scan must follow or give up on (found by a second review): templates nested across lines, an escaped triple quote, a backtick after a division', () => {
     const nested = [
       'import { sql } from "slonik";',
       'const q = sql`',
@@ -95,7 +95,11 @@ describe('keepFileQuoteStyle', () => {
       '  ` : sql``}',
       '`;',
     ];
-    assert.deepEqual(keepFileQuoteStyle(nested, ["import { sql } from 'slonik';", '    WHERE status = "active"'], ts), nested);
+    // Followed through: the import is the file's; every line in the templates stays as written.
+    assert.deepEqual(keepFileQuoteStyle(nested, ["import { sql } from 'slonik';", '    WHERE status = "active"'], ts), [
+      "import { sql } from 'slonik';",
+      ...nested.slice(1),
+    ]);
     const json = [
       'import { readFile } from "node:fs/promises";',
       'return `{',
@@ -104,7 +108,13 @@ describe('keepFileQuoteStyle', () => {
       '  ` : ""}',
       '}`;',
     ];
-    assert.deepEqual(keepFileQuoteStyle(json, ["import { readFile } from 'node:fs/promises';"], ts), json);
+    assert.deepEqual(keepFileQuoteStyle(json, ["import { readFile } from 'node:fs/promises';"], ts), [
+      "import { readFile } from 'node:fs/promises';",
+      ...json.slice(1),
+    ]);
+    // An expression of a template that runs over lines (as a formatter writes a long one) is followed too.
+    const long = ['log("a");', 'log(`${items', "  .join(', ')}`);", 'log("b");'];
+    assert.deepEqual(keepFileQuoteStyle(long, ["log('a');"], ts), ["log('a');", long[1], long[2], "log('b');"]);
     // Inside a docstring, a docstring shown with escaped quotes neither closes nor opens one.
     const doc = [
       'log = getLogger("app")',

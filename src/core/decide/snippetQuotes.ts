@@ -58,95 +58,142 @@ const delimiterShape = (line: string, python: boolean) => rewriteStrings(line, p
 
 const hasQuote = (line: string) => line.includes("'") || line.includes('"');
 
-/**
- * Which lines are code from start to end: not inside (nor opening or closing) a string or comment that
- * spans lines, where a quote is text (a template literal or a block comment in JavaScript, a triple-quoted
- * string in Python, a string continued by a backslash); a JavaScript regular expression is skipped whole. Where the
- * scan loses track (a quote or a regular expression that does not close on its line; a `*` `/` closing no comment), no line from there on
- * is code. `certain` is false when the lines end inside such a construct or the scan lost track: lines
- * that do not start at code (a block cut from the middle of a docstring) read like that.
- */
-function codeLines(lines: readonly string[], python: boolean): { code: boolean[]; certain: boolean } {
-  let open: string | undefined; // what a line starts inside: '`', '*/', "'''", '"""', "'" or '"'
-  let lost = false;
-  const code = lines.map((line) => {
-    let isCode = open === undefined && !lost;
-    let i = 0;
-    while (i < line.length && !lost) {
-      if (open !== undefined) {
-        const close = closeOf(line, i, open);
-        if (close === LOST) {
-          lost = true;
-        }
-        if (close < 0) {
-          break;
-        }
-        i = close + open.length;
-        open = undefined;
-        isCode = false;
-        continue;
-      }
-      const ch = line[i];
-      if (python ? ch === '#' : line.startsWith('//', i)) {
-        break;
-      }
-      if (!python && line.startsWith('*/', i)) {
-        lost = true;
-        break;
-      }
-      if (!python && ch === '/' && !line.startsWith('/*', i) && startsRegex(line.slice(0, i))) {
-        const end = regexEnd(line, i + 1);
-        if (end < 0) {
-          lost = true;
-          break;
-        }
-        i = end + 1;
-        continue;
-      }
-      if (!python && ch === '/' && !line.startsWith('/*', i) && line.includes('`', i)) {
-        // Read as a division, but a regular expression holding a backtick would open no template.
-        lost = true;
-        break;
-      }
-      const triple = python && (line.startsWith("'''", i) || line.startsWith('"""', i)) ? line.slice(i, i + 3) : undefined;
-      const opener =
-        triple ?? (ch === '`' && !python ? '`' : !python && line.startsWith('/*', i) ? '*/' : ch === "'" || ch === '"' ? ch : undefined);
-      if (opener === undefined) {
-        i++;
-        continue;
-      }
-      const from = i + (triple ? 3 : opener === '*/' ? 2 : 1);
-      const close = closeOf(line, from, opener);
-      if (close === LOST) {
-        lost = true;
-        break;
-      }
-      if (close < 0) {
-        // Runs past the line: a template, a comment, a triple quote, or a string continued by a backslash.
-        if ((opener === "'" || opener === '"') && !line.endsWith('\\')) {
-          lost = true;
-        } else {
-          open = opener;
-        }
-        isCode = false;
-        break;
-      }
-      i = close + opener.length;
-    }
-    // A JSDoc line of a comment the lines do not open (a block cut from inside one) is text too.
-    return isCode && open === undefined && !lost && !(!python && /^\s*\*(?!\/)/.test(line));
-  });
-  return { code, certain: open === undefined && !lost };
+/** Where a line scan stands between lines: in templates and their `${` expressions (JS), in a construct left open, or lost. */
+interface ScanState {
+  /** Open templates and the `${` expressions inside them, innermost last; each expression's `{` depth. */
+  stack: Array<{ template: true } | { depth: number }>;
+  /** A block comment's closer, a triple quote, or the quote of a string continued by a backslash. */
+  open?: string;
+  lost: boolean;
 }
 
-/** closeOf's answer when the line cannot be read: a template's `${` whose `}` is not on the line. */
-const LOST = -2;
-
 /**
- * Where the construct `open` (a quote, a triple quote, a template's backtick, a comment's closer) that is
- * open at `from` closes on the line, escapes skipped; -1 when it does not. In a template, an expression
- * `${...}` must close on its line without a backtick in it (a template nested across lines): else LOST.
+ * Which lines are code from start to end: not inside, opening or closing a string or comment that spans
+ * lines, where a quote is text (a template literal, followed through its `${...}` expressions, or a block
+ * comment in JavaScript; a triple-quoted string in Python; a string continued by a backslash). A JavaScript
+ * regular expression is skipped whole. Where the scan loses track (a quote or a regular expression that
+ * does not close on its line, a comment closer with no opener), no line from there on is code. `certain`
+ * is false when the lines end inside such a construct or the scan lost track: lines that do not start at
+ * code (a block cut from the middle of a docstring) read like that.
  */
+function codeLines(lines: readonly string[], python: boolean): { code: boolean[]; certain: boolean } {
+  const state: ScanState = { stack: [], lost: false };
+  const settled = () => state.stack.length === 0 && state.open === undefined && !state.lost;
+  const code = lines.map((line) => {
+    const startsAsCode = settled();
+    const touched = scanLine(line, python, state);
+    // A JSDoc line of a comment the lines do not open (a block cut from inside one) is text too.
+    return startsAsCode && !touched && settled() && (python || !/^\s*\*(?!\/)/.test(line));
+  });
+  return { code, certain: settled() };
+}
+
+/** Reads a line on from `state` and updates it; true when part of the line was in a construct that may span lines. */
+function scanLine(line: string, python: boolean, state: ScanState): boolean {
+  let touched = false;
+  let i = 0;
+  while (i < line.length && !state.lost) {
+    if (state.open !== undefined) {
+      const close = closeOf(line, i, state.open);
+      if (close < 0) {
+        return true;
+      }
+      i = close + state.open.length;
+      state.open = undefined;
+      touched = true;
+      continue;
+    }
+    const top = state.stack[state.stack.length - 1];
+    if (top && 'template' in top) {
+      i = stepInTemplate(line, i, state.stack);
+      touched = true;
+      continue;
+    }
+    const ch = line[i];
+    if (python ? ch === '#' : line.startsWith('//', i)) {
+      break;
+    }
+    if (!python && (ch === '/' || line.startsWith('*/', i))) {
+      i = afterSlash(line, i, top !== undefined, state);
+      if (state.open !== undefined) {
+        return true;
+      }
+      continue;
+    }
+    if (!python && ch === '`') {
+      state.stack.push({ template: true });
+      touched = true;
+      i++;
+      continue;
+    }
+    const triple = python && (line.startsWith("'''", i) || line.startsWith('"""', i)) ? line.slice(i, i + 3) : undefined;
+    if (triple !== undefined || ch === "'" || ch === '"') {
+      const opener = triple ?? ch;
+      const close = closeOf(line, i + opener.length, opener);
+      if (close < 0) {
+        // Runs past the line: a triple quote, or a string continued by a backslash; any other is a misreading.
+        state.open = triple !== undefined || line.endsWith('\\') ? opener : undefined;
+        state.lost = state.open === undefined;
+        return true;
+      }
+      i = close + opener.length;
+      continue;
+    }
+    if (top && ch === '{') {
+      top.depth++;
+    } else if (top && ch === '}') {
+      if (top.depth === 0) {
+        state.stack.pop();
+      } else {
+        top.depth--;
+      }
+    }
+    i++;
+  }
+  return touched;
+}
+
+/** One step inside a template literal: an escape, its closing backtick, a `${` opening an expression, or a character. */
+function stepInTemplate(line: string, i: number, stack: ScanState['stack']): number {
+  if (line[i] === '\\') {
+    return i + 2;
+  }
+  if (line[i] === '`') {
+    stack.pop();
+    return i + 1;
+  }
+  if (line.startsWith('${', i)) {
+    stack.push({ depth: 0 });
+    return i + 2;
+  }
+  return i + 1;
+}
+
+/** Past a `/` in JavaScript code: a block comment (left open at the line's end), a regular expression, a division; `*` `/` there is lost. */
+function afterSlash(line: string, i: number, inExpression: boolean, state: ScanState): number {
+  if (line.startsWith('*/', i)) {
+    state.lost = true;
+    return line.length;
+  }
+  if (line.startsWith('/*', i)) {
+    const close = line.indexOf('*/', i + 2);
+    state.open = close < 0 ? '*/' : undefined;
+    return close < 0 ? line.length : close + 2;
+  }
+  if (startsRegex(line.slice(0, i))) {
+    const end = regexEnd(line, i + 1);
+    state.lost = end < 0;
+    return end < 0 ? line.length : end + 1;
+  }
+  // Read as a division; but if it opened a regular expression holding a backtick (a `/` after that backtick
+  // could close it), the backtick opens no template. In a template's expression, a backtick after a
+  // division is that template's end.
+  const tick = line.indexOf('`', i);
+  state.lost = !inExpression && tick >= 0 && line.includes('/', tick);
+  return i + 1;
+}
+
+/** Where `open` (a quote, a triple quote, a comment's closer), open at `from`, closes on the line, escapes skipped; -1 when it does not. */
 function closeOf(line: string, from: number, open: string): number {
   if (open === '*/') {
     return line.indexOf(open, from);
@@ -156,20 +203,6 @@ function closeOf(line: string, from: number, open: string): number {
       i++;
     } else if (line.startsWith(open, i)) {
       return i;
-    } else if (open === '`' && line.startsWith('${', i)) {
-      let depth = 0;
-      for (i++; i < line.length; i++) {
-        if (line[i] === '`') {
-          return LOST;
-        }
-        depth += line[i] === '{' ? 1 : line[i] === '}' ? -1 : 0;
-        if (depth === 0) {
-          break;
-        }
-      }
-      if (depth !== 0) {
-        return LOST;
-      }
     }
   }
   return -1;
