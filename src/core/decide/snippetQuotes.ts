@@ -65,6 +65,10 @@ interface ScanState {
   /** A block comment's closer, a triple quote, or the quote of a string continued by a backslash. */
   open?: string;
   lost: boolean;
+  /** The line the next two were found on (afterSlash): its next backtick from the last `/` read (Infinity: none), its last `/`. */
+  slashesOf?: string;
+  nextTick: number;
+  lastSlash: number;
 }
 
 /**
@@ -77,7 +81,7 @@ interface ScanState {
  * code (a block cut from the middle of a docstring) read like that.
  */
 function codeLines(lines: readonly string[], python: boolean): { code: boolean[]; certain: boolean } {
-  const state: ScanState = { stack: [], lost: false };
+  const state: ScanState = { stack: [], lost: false, nextTick: Infinity, lastSlash: -1 };
   const settled = () => state.stack.length === 0 && state.open === undefined && !state.lost;
   const code = lines.map((line) => {
     const startsAsCode = settled();
@@ -180,7 +184,7 @@ function afterSlash(line: string, i: number, inExpression: boolean, state: ScanS
     state.open = close < 0 ? '*/' : undefined;
     return close < 0 ? line.length : close + 2;
   }
-  if (startsRegex(line.slice(0, i))) {
+  if (startsRegex(line, i)) {
     const end = regexEnd(line, i + 1);
     state.lost = end < 0;
     return end < 0 ? line.length : end + 1;
@@ -188,8 +192,14 @@ function afterSlash(line: string, i: number, inExpression: boolean, state: ScanS
   // Read as a division; but if it opened a regular expression holding a backtick (a `/` after that backtick
   // could close it), the backtick opens no template. In a template's expression, a backtick after a
   // division is that template's end.
-  const tick = line.indexOf('`', i);
-  state.lost = !inExpression && tick >= 0 && line.includes('/', tick);
+  // The next backtick and the last `/` of the line, found once per line (a minified line has thousands of `/`).
+  if (state.slashesOf !== line || state.nextTick < i) {
+    const tick = line.indexOf('`', i);
+    state.nextTick = tick < 0 ? Infinity : tick;
+    state.lastSlash = state.slashesOf === line ? state.lastSlash : line.lastIndexOf('/');
+    state.slashesOf = line;
+  }
+  state.lost = !inExpression && state.lastSlash > state.nextTick;
   return i + 1;
 }
 
@@ -208,11 +218,17 @@ function closeOf(line: string, from: number, open: string): number {
   return -1;
 }
 
-/** Whether a `/` after `before` (code on its line) opens a regular expression rather than divides. */
-function startsRegex(before: string): boolean {
-  const code = before.trimEnd();
+/** Whether the `/` at `at` opens a regular expression rather than divides, by the code before it on its line. */
+function startsRegex(line: string, at: number): boolean {
+  // The code before it, read backwards from its last character (not copied: a minified line has thousands of `/`).
+  let last = at - 1;
+  while (last >= 0 && (line[last] === ' ' || line[last] === '\t')) {
+    last--;
+  }
   return (
-    code === '' || /[(,=:[!&|?{};+\-*%<>~^]$/.test(code) || /\b(return|typeof|case|in|of|delete|void|throw|new|yield|await)$/.test(code)
+    last < 0 ||
+    '(,=:[!&|?{};+-*%<>~^'.includes(line[last]) ||
+    /\b(return|typeof|case|in|of|delete|void|throw|new|yield|await)$/.test(line.slice(Math.max(0, last - 10), last + 1))
   );
 }
 
