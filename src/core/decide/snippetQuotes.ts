@@ -271,6 +271,12 @@ export function keepFileQuoteStyle(
     return [...blockLines];
   }
   const python = grammar.id === 'python';
+  // The block first: one that may start or end inside a string or comment is left as written, and the
+  // file (often thousands of lines) is not read for it.
+  const { code: blockCode, certain } = codeLines(blockLines, python);
+  if (!certain) {
+    return [...blockLines];
+  }
   // Each shape's file text (trimmed); null when two different file lines share it.
   const byShape = new Map<string, string | null>();
   const fileCode = codeLines(fileLines, python).code;
@@ -287,10 +293,6 @@ export function keepFileQuoteStyle(
   }
   // What the repeated lines show of the model's delimiters against the file's: [block's, file's] per string.
   const swaps = new Set<string>();
-  const { code: blockCode, certain } = codeLines(blockLines, python);
-  if (!certain) {
-    return [...blockLines];
-  }
   const out = blockLines.map((line, k) => {
     const text = line.trim();
     const shape = blockCode[k] && hasQuote(text) ? delimiterShape(text, python) : undefined;
